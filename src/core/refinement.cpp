@@ -1,0 +1,231 @@
+#include "core/refinement.hpp"
+
+#include <sstream>
+
+namespace kosmo::core {
+namespace {
+
+// All offsets of the 3^D neighbourhood except the centre.
+template <int D>
+std::vector<std::array<int, D>> neighbourhood_offsets() {
+  std::vector<std::array<int, D>> offsets;
+  int total = 1;
+  for (int d = 0; d < D; ++d) total *= 3;
+  for (int n = 0; n < total; ++n) {
+    std::array<int, D> o{};
+    int rest = n;
+    bool centre = true;
+    for (int d = 0; d < D; ++d) {
+      o[d] = rest % 3 - 1;
+      rest /= 3;
+      centre = centre && o[d] == 0;
+    }
+    if (!centre) offsets.push_back(o);
+  }
+  return offsets;
+}
+
+// Value of the same-level neighbour cell, or of the finest existing coarser cell containing that
+// position; the centre value outside a non-periodic box (zero gradient).
+template <int D, class Key>
+double neighbour_value(const OctTree<D, Key>& tree, const double* values, CellIndex cell, int axis, int step) {
+  std::array<int, D> offset{};
+  offset[axis] = step;
+  const CellIndex n = tree.cell_neighbour(cell, offset);
+  if (n != no_cell) return values[n];
+  auto c = tree.cell_coordinates(cell);
+  c[axis] += step;
+  for (int l = tree.level(tree.oct_of(cell)) - 1; l >= 1; --l) {
+    for (int d = 0; d < D; ++d) c[d] >>= 1;  // arithmetic shift: -1 stays -1, wrapped by find_cell
+    const CellIndex coarse = tree.find_cell(l, c);
+    if (coarse != no_cell) return values[coarse];
+  }
+  return values[cell];
+}
+
+template <int D, class Key>
+void prolongate(OctTree<D, Key>& tree, CellIndex cell, OctIndex son, InterpolationType type) {
+  for (int f = 0; f < tree.fields().size(); ++f) {
+    double* values = tree.field(f);
+    const bool is_velocity = tree.fields().info(f).kind == FieldKind::velocity;
+    const double centre = values[cell];
+    double slopes[D];
+    for (int d = 0; d < D; ++d) {
+      slopes[d] = type == InterpolationType::injection
+                      ? 0.0
+                      : prolongation_slope(type, is_velocity, neighbour_value(tree, values, cell, d, -1), centre,
+                                           neighbour_value(tree, values, cell, d, +1));
+    }
+    for (int c = 0; c < (1 << D); ++c) values[OctTree<D, Key>::cell_index(son, c)] = prolongate_child<D>(centre, slopes, c);
+  }
+}
+
+template <int D, class Key>
+void restrict_into(OctTree<D, Key>& tree, CellIndex cell, OctIndex son) {
+  for (int f = 0; f < tree.fields().size(); ++f) {
+    double* values = tree.field(f);
+    values[cell] = restrict_children<D>(values + OctTree<D, Key>::cell_index(son, 0));
+  }
+}
+
+}  // namespace
+
+template <int D, class Key>
+RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion) {
+  using Tree = OctTree<D, Key>;
+  constexpr int ncell = Tree::cells_per_oct;
+  const int levelmax = tree.levelmax();
+  const auto offsets = neighbourhood_offsets<D>();
+  // Scratch flags, one per pool cell, alive only during this pass (seeds/000 App. C).
+  std::vector<std::uint8_t> flags(tree.oct_capacity() * ncell, 0);
+  std::vector<std::uint8_t> expanded;
+
+  for (int l = levelmax - 1; l >= 1; --l) {
+    const auto& octs = tree.octs_at_level(l);
+    if (l < settings.levelmin) {
+      for (OctIndex o : octs)
+        for (int c = 0; c < ncell; ++c) flags[Tree::cell_index(o, c)] = 1;
+    } else {
+      criterion(tree, l, flags);
+    }
+    // A cell whose son keeps refined cells must stay refined.
+    for (OctIndex o : octs) {
+      for (int c = 0; c < ncell; ++c) {
+        const CellIndex cell = Tree::cell_index(o, c);
+        const OctIndex s = tree.son(cell);
+        if (s == no_oct) continue;
+        for (int k = 0; k < ncell; ++k) {
+          if (flags[Tree::cell_index(s, k)]) {
+            flags[cell] = 1;
+            break;
+          }
+        }
+      }
+    }
+    // nexpand smoothing: each pass adds the 3^D - 1 same-level neighbours of flagged cells.
+    for (int pass = 0; pass < settings.nexpand_at(l); ++pass) {
+      expanded = flags;
+      for (OctIndex o : octs) {
+        for (int c = 0; c < ncell; ++c) {
+          const CellIndex cell = Tree::cell_index(o, c);
+          if (!flags[cell]) continue;
+          for (const auto& off : offsets) {
+            const CellIndex n = tree.cell_neighbour(cell, off);
+            if (n != no_cell) expanded[n] = 1;
+          }
+        }
+      }
+      flags.swap(expanded);
+    }
+    // Grading: refining a cell at level l needs its 3^D - 1 neighbours at level l, so the cells of
+    // level l - 1 that contain them must be (or stay) refined.
+    if (l >= 2) {
+      for (OctIndex o : octs) {
+        for (int c = 0; c < ncell; ++c) {
+          const CellIndex cell = Tree::cell_index(o, c);
+          if (!flags[cell]) continue;
+          const auto cc = tree.cell_coordinates(cell);
+          for (const auto& off : offsets) {
+            typename Tree::Coordinates coarse{};
+            for (int d = 0; d < D; ++d) coarse[d] = (cc[d] + off[d]) >> 1;
+            const CellIndex parent = tree.find_cell(l - 1, coarse);
+            if (parent != no_cell) flags[parent] = 1;
+          }
+        }
+      }
+    }
+  }
+
+  RegridCounts counts;
+  // Destroy fine to coarse: sons of unflagged cells hold only leaves by then.
+  for (int l = levelmax - 1; l >= 1; --l) {
+    for (OctIndex o : tree.octs_at_level(l)) {
+      if (!tree.alive(o) || tree.level(o) != l) continue;
+      for (int c = 0; c < ncell; ++c) {
+        const CellIndex cell = Tree::cell_index(o, c);
+        const OctIndex s = tree.son(cell);
+        if (s == no_oct || flags[cell]) continue;
+        restrict_into(tree, cell, s);
+        tree.destroy_son(cell);
+        ++counts.destroyed;
+      }
+    }
+  }
+  if (counts.destroyed > 0) tree.rebuild_level_lists();
+  // Create coarse to fine; new octs join their level's list and carry no flags.
+  for (int l = 1; l <= levelmax - 1; ++l) {
+    const std::size_t n = tree.octs_at_level(l).size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const OctIndex o = tree.octs_at_level(l)[i];
+      for (int c = 0; c < ncell; ++c) {
+        const CellIndex cell = Tree::cell_index(o, c);
+        if (static_cast<std::size_t>(cell) >= flags.size() || !flags[cell] || !tree.is_leaf(cell)) continue;
+        const OctIndex s = tree.create_son(cell);
+        if (flags.size() < tree.oct_capacity() * ncell) flags.resize(tree.oct_capacity() * ncell, 0);
+        std::fill_n(flags.begin() + Tree::cell_index(s, 0), ncell, std::uint8_t{0});
+        prolongate(tree, cell, s, settings.interpolation);
+        ++counts.created;
+      }
+    }
+  }
+  if (counts.created > 0) tree.rebuild_level_lists();
+  return counts;
+}
+
+template <int D, class Key>
+int build_initial_mesh(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion,
+                       const std::function<void(OctTree<D, Key>&)>& initialise) {
+  int passes = 0;
+  if (initialise) initialise(tree);
+  for (int pass = 0; pass < 2 * tree.levelmax() + 2; ++pass) {
+    const RegridCounts counts = regrid(tree, settings, criterion);
+    if (initialise) initialise(tree);
+    ++passes;
+    if (!counts.changed()) break;
+  }
+  return passes;
+}
+
+template <int D, class Key>
+std::string grading_violation(const OctTree<D, Key>& tree) {
+  using Tree = OctTree<D, Key>;
+  const auto offsets = neighbourhood_offsets<D>();
+  for (int l = 2; l <= tree.levelmax(); ++l) {
+    for (OctIndex o : tree.octs_at_level(l)) {
+      const CellIndex father = tree.father_cell(o);
+      const auto fc = tree.cell_coordinates(father);
+      for (const auto& off : offsets) {
+        typename Tree::Coordinates c{};
+        bool outside = false;
+        for (int d = 0; d < D; ++d) {
+          c[d] = fc[d] + off[d];
+          const std::int64_t n = 2 * tree.extent(l - 1)[d];
+          if ((c[d] < 0 || c[d] >= n) && !tree.geometry().periodic[d]) outside = true;
+        }
+        if (outside) continue;
+        if (tree.find_cell(l - 1, c) == no_cell) {
+          std::ostringstream why;
+          why << "oct " << o << " at level " << l << " has a missing neighbour of its father cell";
+          return why.str();
+        }
+      }
+    }
+  }
+  return {};
+}
+
+#define KOSMO_INSTANTIATE_REFINEMENT(D, Key)                                                                     \
+  template RegridCounts regrid<D, Key>(OctTree<D, Key>&, const RefinementSettings&, const RefinementCriterion<D, Key>&); \
+  template int build_initial_mesh<D, Key>(OctTree<D, Key>&, const RefinementSettings&,                          \
+                                          const RefinementCriterion<D, Key>&,                                    \
+                                          const std::function<void(OctTree<D, Key>&)>&);                         \
+  template std::string grading_violation<D, Key>(const OctTree<D, Key>&);
+KOSMO_INSTANTIATE_REFINEMENT(1, std::uint64_t)
+KOSMO_INSTANTIATE_REFINEMENT(2, std::uint64_t)
+KOSMO_INSTANTIATE_REFINEMENT(3, std::uint64_t)
+KOSMO_INSTANTIATE_REFINEMENT(1, UInt128)
+KOSMO_INSTANTIATE_REFINEMENT(2, UInt128)
+KOSMO_INSTANTIATE_REFINEMENT(3, UInt128)
+#undef KOSMO_INSTANTIATE_REFINEMENT
+
+}  // namespace kosmo::core

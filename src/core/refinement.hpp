@@ -1,0 +1,56 @@
+#pragma once
+// Refinement machinery (RAMSES flag_fine / smooth_fine / refine_fine, ARCHITECTURE §1): per-cell
+// flags from a criterion, `nexpand` smoothing, 2:1 grading, creation of son octs with
+// prolongation and destruction with conservative restriction.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/oct_tree.hpp"
+#include "core/prolongation.hpp"
+
+namespace kosmo::core {
+
+struct RefinementSettings {
+  int levelmin = 1;                  // levels below are always refined
+  std::vector<int> nexpand;          // nexpand[l - 1] smoothing passes at level l (RAMSES indexing)
+  InterpolationType interpolation = InterpolationType::minmod;
+
+  int nexpand_at(int level) const {
+    if (nexpand.empty()) return 1;
+    const auto i = static_cast<std::size_t>(level - 1);
+    return i < nexpand.size() ? nexpand[i] : nexpand.back();
+  }
+};
+
+// Marks cells of one level for refinement: sets flags[cell] = 1 for cells of the octs of `level`.
+// Called once per level per pass; it must only set flags, never clear them.
+template <int D, class Key>
+using RefinementCriterion = std::function<void(const OctTree<D, Key>&, int level, std::vector<std::uint8_t>& flags)>;
+
+struct RegridCounts {
+  std::size_t created = 0;
+  std::size_t destroyed = 0;
+  bool changed() const { return created + destroyed > 0; }
+};
+
+// One refinement pass over the whole hierarchy. Flags are decided level by level from the finest
+// to the coarsest (criterion, keep the fathers of flagged cells, nexpand smoothing, grading), then
+// octs are destroyed fine to coarse and created coarse to fine. A pass adds at most one level;
+// the result is graded 2:1 whenever the input was.
+template <int D, class Key>
+RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion);
+
+// Repeats regrid until the mesh stops changing (RAMSES init_refine); `initialise` is called after
+// every pass so that new cells take analytic initial values rather than interpolated ones.
+template <int D, class Key>
+int build_initial_mesh(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion,
+                       const std::function<void(OctTree<D, Key>&)>& initialise);
+
+// The 2:1 rule of RAMSES: the 3^D - 1 neighbours of the father cell of every oct exist.
+// Returns an empty string when the tree is graded, else a description of the first violation.
+template <int D, class Key>
+std::string grading_violation(const OctTree<D, Key>& tree);
+
+}  // namespace kosmo::core

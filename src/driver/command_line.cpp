@@ -1,0 +1,45 @@
+#include "driver/command_line.hpp"
+
+#include "core/error.hpp"
+
+namespace kosmo::driver {
+
+std::string usage() {
+  return "usage: kosmo run [NAMELIST] [--ndim D]   run a RAMSES namelist (no NAMELIST: the built-in demo)\n"
+         "       kosmo help | version\n";
+}
+
+CommandLine parse_command_line(const std::vector<std::string>& arguments) {
+  CommandLine line;
+  if (arguments.empty()) {
+    line.command = "help";
+    return line;
+  }
+  line.command = arguments[0];
+  if (line.command == "--help" || line.command == "-h") line.command = "help";
+  if (line.command == "--version") line.command = "version";
+  KOSMO_REQUIRE(line.command == "run" || line.command == "help" || line.command == "version",
+                "unknown command '" << line.command << "'\n" << usage());
+  for (std::size_t i = 1; i < arguments.size(); ++i) {
+    const std::string& a = arguments[i];
+    if (a == "--ndim" || a.rfind("--ndim=", 0) == 0) {
+      std::string value;
+      if (a == "--ndim") {
+        KOSMO_REQUIRE(i + 1 < arguments.size(), "--ndim needs a value (1, 2 or 3)");
+        value = arguments[++i];
+      } else {
+        value = a.substr(7);
+      }
+      KOSMO_REQUIRE(value == "1" || value == "2" || value == "3", "--ndim must be 1, 2 or 3, not '" << value << "'");
+      line.ndim = value[0] - '0';
+    } else if (!a.empty() && a[0] == '-') {
+      KOSMO_FAIL("unknown option '" << a << "'\n" << usage());
+    } else {
+      KOSMO_REQUIRE(line.namelist.empty(), "only one namelist file may be given (got '" << line.namelist << "' and '" << a << "')");
+      line.namelist = a;
+    }
+  }
+  return line;
+}
+
+}  // namespace kosmo::driver

@@ -1,0 +1,18 @@
+#pragma once
+// The binary's command line: `kosmo run [NAMELIST] [--ndim D]`, `kosmo help`, `kosmo version`.
+#include <string>
+#include <vector>
+
+namespace kosmo::driver {
+
+struct CommandLine {
+  std::string command;   // "run", "help", "version"
+  std::string namelist;  // empty: the built-in showcase problem
+  int ndim = 0;          // 0: not given on the command line
+};
+
+// Throws kosmo::Error with a usage hint on anything it does not understand.
+CommandLine parse_command_line(const std::vector<std::string>& arguments);
+std::string usage();
+
+}  // namespace kosmo::driver

@@ -1,0 +1,68 @@
+// kosmo: thin entry point. Parses the command line, reads the parameters, runs, and turns any
+// kosmo::Error into one message and a non-zero exit status.
+#include <mpi.h>
+#include <omp.h>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "driver/command_line.hpp"
+#include "driver/run.hpp"
+
+namespace {
+
+void print_banner(int nrank) {
+  std::cout << " _    _  ___  ___ _ __ ___   ___\n"
+               "| | _/ |/ _ \\/ __| '_ ` _ \\ / _ \\   kosmo 0.1.0: cell-based octree AMR\n"
+               "| |/ /| | (_) \\__ \\ | | | | | (_) |  for RAMSES users\n"
+               "|___/ |_|\\___/|___/_| |_| |_|\\___/\n\n"
+            << " Working with " << nrank << " MPI rank" << (nrank == 1 ? "" : "s") << " and " << omp_get_max_threads()
+            << " OpenMP thread" << (omp_get_max_threads() == 1 ? "" : "s") << " per rank\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int rank = 0, nrank = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nrank);
+
+  kosmo::driver::CommandLine line;
+  kosmo::core::ParameterSet params;
+  // Phase 1: command line and parameters. Every rank parses the same input, so every rank fails
+  // the same way: rank 0 reports and all exit cleanly.
+  try {
+    line = kosmo::driver::parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
+    if (line.command == "help" || line.command == "version") {
+      if (rank == 0) std::cout << (line.command == "help" ? kosmo::driver::usage() : "kosmo 0.1.0\n");
+      MPI_Finalize();
+      return 0;
+    }
+    params = kosmo::driver::load_run_parameters(line);
+  } catch (const kosmo::Error& error) {
+    if (rank == 0) std::cerr << "kosmo: error: " << error.what() << "\n";
+    MPI_Finalize();
+    return 2;
+  }
+
+  // Phase 2: the run. An error may strike one rank only, so it aborts the whole job.
+  try {
+    if (rank == 0) {
+      print_banner(nrank);
+      std::cout << "\n Parameters from " << params.source() << " ('*' = set in the file, '+' = set on the command line)\n"
+                << params.summary() << "\n";
+    }
+    kosmo::driver::run(params, MPI_COMM_WORLD, std::cout);
+  } catch (const std::exception& error) {
+    std::cerr << "kosmo: error (rank " << rank << "): " << error.what() << "\n";
+    std::cerr.flush();
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  if (rank == 0) std::cout << " Run completed\n";
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,17 @@
+#pragma once
+// What a run prints about its mesh: one summary line per level and the memory per oct.
+#include <string>
+
+#include "core/oct_tree.hpp"
+
+namespace kosmo::driver {
+
+// RAMSES-style lines: " Level  3 has        8 octs        64 cells        56 leaves  dx= 1.2500E-01".
+template <int D, class Key>
+std::string level_summary(const core::OctTree<D, Key>& tree);
+
+// Bytes per oct in use by array, and the same mesh with 5 hydro variables in two time levels.
+template <int D, class Key>
+std::string memory_summary(const core::OctTree<D, Key>& tree);
+
+}  // namespace kosmo::driver

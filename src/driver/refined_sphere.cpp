@@ -1,0 +1,106 @@
+#include "driver/refined_sphere.hpp"
+
+#include <cmath>
+#include <ostream>
+
+#include "core/output_schedule.hpp"
+#include "driver/mesh_report.hpp"
+#include "driver/mesh_snapshot.hpp"
+#include "driver/problem_setup.hpp"
+#include "io/snapshot_writer.hpp"
+
+namespace kosmo::driver {
+
+template <int D>
+void run_refined_sphere(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
+  using Key = core::MortonKey;
+  using Tree = core::OctTree<D, Key>;
+  int rank = 0, nrank = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &nrank);
+
+  Tree tree(mesh_geometry<D, Key>(params));
+  const int density = tree.add_field(core::scalar_field("density", "code_density"));
+  const core::RefinementSettings settings = refinement_settings(params);
+  const std::vector<core::RefineRegion> regions = refine_regions(params);
+
+  // As RAMSES with m_refine = 0 and a geometric region: every cell may refine, the region of
+  // each level restricts where.
+  const core::RefinementCriterion<D, Key> criterion = [&regions](const Tree& t, int level, std::vector<std::uint8_t>& flags) {
+    const core::RefineRegion& region = regions[static_cast<std::size_t>(level - 1)];
+    for (core::OctIndex o : t.octs_at_level(level))
+      for (int c = 0; c < Tree::cells_per_oct; ++c) {
+        const core::CellIndex cell = Tree::cell_index(o, c);
+        if (!region.restricts() || region.contains<D>(t.cell_centre(cell))) flags[cell] = 1;
+      }
+  };
+  // Smooth analytic profile centred on the region of levelmax - 1 (or the box centre).
+  const core::RefineRegion& centre = regions[static_cast<std::size_t>(std::max(tree.levelmax() - 2, 0))];
+  const double boxlen = tree.geometry().boxlen;
+  const double c[3] = {centre.restricts() ? centre.x : 0.5 * boxlen, centre.restricts() ? centre.y : 0.5 * boxlen,
+                       centre.restricts() ? centre.z : 0.5 * boxlen};
+  const double width = 0.1 * boxlen;
+  auto initialise = [&](Tree& t) {
+    double* rho = t.field(density);
+    for (int l = 1; l <= t.levelmax(); ++l) {
+      const auto& octs = t.octs_at_level(l);
+#pragma omp parallel for schedule(static)
+      for (std::size_t i = 0; i < octs.size(); ++i)
+        for (int k = 0; k < Tree::cells_per_oct; ++k) {
+          const core::CellIndex cell = Tree::cell_index(octs[i], k);
+          const auto x = t.cell_centre(cell);
+          double r2 = 0.0;
+          for (int d = 0; d < D; ++d) r2 += (x[d] - c[d]) * (x[d] - c[d]);
+          rho[cell] = 1.0 + 9.0 * std::exp(-0.5 * r2 / (width * width));
+        }
+    }
+  };
+  const int passes = core::build_initial_mesh<D, Key>(tree, settings, criterion, initialise);
+  tree.compact();
+
+  if (rank == 0) {
+    log << " Mesh built in " << passes << " refinement passes (levelmin=" << settings.levelmin
+        << ", levelmax=" << tree.levelmax() << ", ndim=" << D << ")\n"
+        << level_summary(tree) << memory_summary(tree) << std::flush;
+  }
+
+  // A static problem: time stays 0, so only snapshots due at t = 0 are written.
+  const auto noutput = static_cast<std::size_t>(params.get_int("OUTPUT_PARAMS", "noutput"));
+  auto tout = params.get_real_array("OUTPUT_PARAMS", "tout");
+  tout.resize(std::min(noutput, tout.size()));
+  core::OutputSchedule schedule(core::OutputScheduleSettings{.tout = tout,
+                                                             .foutput = params.get_int("OUTPUT_PARAMS", "foutput"),
+                                                             .delta_tout = params.get_real("OUTPUT_PARAMS", "delta_tout"),
+                                                             .tend = params.get_real("OUTPUT_PARAMS", "tend")});
+  const double time = 0.0;
+  if (schedule.due(time, 0)) {
+    io::SnapshotMeta meta;
+    meta.output_number = 1;
+    meta.ndim = D;
+    meta.levelmin = settings.levelmin;
+    meta.levelmax = tree.levelmax();
+    const auto& n = tree.geometry().coarse_cells;
+    meta.nx = static_cast<int>(n[0]);
+    meta.ny = D > 1 ? static_cast<int>(n[D > 1 ? 1 : 0]) : 1;
+    meta.nz = D > 2 ? static_cast<int>(n[D > 2 ? 2 : 0]) : 1;
+    meta.boxlen = boxlen;
+    meta.time = time;
+    meta.step = 0;
+    meta.ncpu = nrank;
+    meta.unit_l = params.get_real("UNITS_PARAMS", "units_length");
+    meta.unit_d = params.get_real("UNITS_PARAMS", "units_density");
+    meta.unit_t = params.get_real("UNITS_PARAMS", "units_time");
+    meta.ordering = "morton";
+    meta.fields = snapshot_fields(tree);
+    meta.parameters = snapshot_parameters(params);
+    io::write_snapshot(comm, ".", meta, snapshot_levels(tree, rank, nrank));
+    schedule.record(time);
+    if (rank == 0) log << " Output written: " << io::output_directory_name(meta.output_number) << "\n" << std::flush;
+  }
+}
+
+template void run_refined_sphere<1>(const core::ParameterSet&, MPI_Comm, std::ostream&);
+template void run_refined_sphere<2>(const core::ParameterSet&, MPI_Comm, std::ostream&);
+template void run_refined_sphere<3>(const core::ParameterSet&, MPI_Comm, std::ostream&);
+
+}  // namespace kosmo::driver

@@ -1,0 +1,37 @@
+#include "driver/run.hpp"
+
+#include <ostream>
+
+#include "core/error.hpp"
+#include "driver/builtin_namelists.hpp"
+#include "driver/refined_sphere.hpp"
+
+namespace kosmo::driver {
+
+core::ParameterSet load_run_parameters(const CommandLine& line) {
+  core::ParameterSet params = line.namelist.empty()
+                                  ? core::ParameterSet::from_text(refined_sphere_namelist, "(built-in examples/refined_sphere.nml)")
+                                  : core::ParameterSet::from_file(line.namelist);
+  if (line.ndim != 0) {
+    const long long in_file = params.get_int("RUN_PARAMS", "ndim");
+    KOSMO_REQUIRE(!params.from_file("RUN_PARAMS", "ndim") || in_file == line.ndim,
+                  "--ndim " << line.ndim << " contradicts ndim=" << in_file << " in &RUN_PARAMS of " << params.source());
+    params.set_from_text("RUN_PARAMS", "ndim=" + std::to_string(line.ndim));
+  }
+  return params;
+}
+
+void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
+  const std::string problem = params.get_string("RUN_PARAMS", "problem");
+  const long long ndim = params.get_int("RUN_PARAMS", "ndim");
+  if (problem == "refined_sphere") {
+    switch (ndim) {
+      case 1: run_refined_sphere<1>(params, comm, log); return;
+      case 2: run_refined_sphere<2>(params, comm, log); return;
+      case 3: run_refined_sphere<3>(params, comm, log); return;
+    }
+  }
+  KOSMO_FAIL(params.source() << ": &RUN_PARAMS: problem='" << problem << "' with ndim=" << ndim << " is not available");
+}
+
+}  // namespace kosmo::driver

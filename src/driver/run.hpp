@@ -1,0 +1,19 @@
+#pragma once
+// `kosmo run`: parameters, then the problem they name, in the dimension they ask for.
+#include <mpi.h>
+
+#include <iosfwd>
+
+#include "core/parameters.hpp"
+#include "driver/command_line.hpp"
+
+namespace kosmo::driver {
+
+// Reads the namelist (or the built-in one) and applies --ndim. Every rank reads the same text, so
+// a bad file fails identically everywhere before any work.
+core::ParameterSet load_run_parameters(const CommandLine& line);
+
+// Runs the problem; throws kosmo::Error on bad input.
+void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log);
+
+}  // namespace kosmo::driver

@@ -1,0 +1,61 @@
+#pragma once
+// Plain description of one snapshot, filled by the driver from the mesh and handed to the writers.
+// The writers know nothing about OctTree; the mesh knows nothing about HDF5.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kosmo::io {
+
+// One registered cell field, as the field registry describes it (ARCHITECTURE §6).
+struct FieldDescription {
+  std::string name;          // e.g. "density"
+  std::string units;         // e.g. "code_density" or a cgs expression; informative
+  int comoving_exponent = 0; // power of the expansion factor in the physical value (0 when not cosmological)
+};
+
+// The octs of one level that this rank writes. Octs are listed in Morton-key order; all ranks'
+// lists concatenated in rank order form the level's global oct list in the file.
+struct SnapshotLevel {
+  int level = 0;                              // 1..levelmax
+  std::vector<std::int64_t> oct_coordinates;  // ndim integers per oct: (i, j, k) in [0, 2^(level-1) * n_d)
+  std::vector<std::uint8_t> son_flags;        // 2^ndim per oct: 1 when the cell is refined
+  std::vector<std::vector<double>> fields;    // one array per FieldDescription, 2^ndim values per oct
+};
+
+// One resolved parameter (see core/parameters.hpp).
+struct ParameterRecord {
+  std::string block;  // e.g. "AMR_PARAMS"
+  std::string name;   // e.g. "levelmax"
+  std::string value;  // printed as in a namelist: 7, 1.0d0, .true., 'hilbert', 1,2,3
+  bool from_file = false;
+};
+
+struct SnapshotMeta {
+  int output_number = 1;       // NNNNN of output_NNNNN
+  int ndim = 3;
+  int levelmin = 1;
+  int levelmax = 1;
+  int nx = 1, ny = 1, nz = 1;  // coarse grid (level-1 octs per axis)
+  double boxlen = 1.0;
+  double time = 0.0;           // code units
+  double aexp = 1.0;
+  long long step = 0;          // coarse step count (nstep_coarse)
+  int ncpu = 1;                // number of MPI ranks that wrote the file
+  // Units (RAMSES &UNITS_PARAMS): cgs value of one code unit.
+  double unit_l = 1.0, unit_d = 1.0, unit_t = 1.0;
+  std::string ordering = "none";  // decomposition ordering; 'ksection' / 'hilbert' once MPI lands
+  std::vector<FieldDescription> fields;
+  std::vector<ParameterRecord> parameters;
+  // Cosmology, for the info file (yt decides "cosmological" from H0, aexp and time). When
+  // cosmological is false the info file carries RAMSES' non-cosmological values instead
+  // (H0 = 1, omega_m = 1, omega_l = omega_k = omega_b = 0, aexp = 1).
+  bool cosmological = false;
+  double h0 = 1.0;  // km/s/Mpc
+  double omega_m = 1.0, omega_l = 0.0, omega_k = 0.0, omega_b = 0.0;
+  // Hilbert domain boundaries bound_key(0..ncpu) for the info file's DOMAIN table when
+  // ordering == "hilbert"; empty means "unknown" and zeros are written.
+  std::vector<double> hilbert_bound_keys;
+};
+
+}  // namespace kosmo::io

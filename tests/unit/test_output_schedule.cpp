@@ -1,0 +1,46 @@
+// RAMSES output scheduling: tout lists, delta_tout up to tend, foutput steps, time steps shortened
+// to land on output times.
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "core/output_schedule.hpp"
+
+using kosmo::core::OutputSchedule;
+using kosmo::core::OutputScheduleSettings;
+
+TEST(OutputSchedule, ToutListIsHitExactlyByShortenedSteps) {
+  OutputSchedule schedule(OutputScheduleSettings{.tout = {0.0, 0.3, 0.7}});
+  double t = 0.0;
+  std::vector<double> written;
+  for (long long step = 0; step < 100 && !schedule.times_exhausted(); ++step) {
+    if (schedule.due(t, step)) {
+      written.push_back(t);
+      schedule.record(t);
+    }
+    t += schedule.limit_time_step(t, 0.125);
+  }
+  ASSERT_EQ(written.size(), 3u);
+  EXPECT_EQ(written[0], 0.0);
+  EXPECT_DOUBLE_EQ(written[1], 0.3);
+  EXPECT_DOUBLE_EQ(written[2], 0.7);
+}
+
+TEST(OutputSchedule, DeltaToutExpandsUpToTend) {
+  OutputSchedule schedule(OutputScheduleSettings{.tout = {5.0}, .delta_tout = 0.25, .tend = 1.1});
+  const std::vector<double> expected{0.25, 0.5, 0.75, 1.0, 1.1};
+  ASSERT_EQ(schedule.times().size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_DOUBLE_EQ(schedule.times()[i], expected[i]);
+}
+
+TEST(OutputSchedule, FoutputTriggersEveryNSteps) {
+  OutputSchedule schedule(OutputScheduleSettings{.tout = {}, .foutput = 3});
+  EXPECT_FALSE(schedule.due(1.0, 0));
+  EXPECT_FALSE(schedule.due(1.0, 2));
+  EXPECT_TRUE(schedule.due(1.0, 3));
+  EXPECT_TRUE(schedule.due(1.0, 6));
+  EXPECT_FALSE(schedule.due(1.0, 7));
+}
+
+TEST(OutputSchedule, RejectsDecreasingTimes) {
+  EXPECT_THROW(OutputSchedule(OutputScheduleSettings{.tout = {1.0, 0.5}}), kosmo::Error);
+}
