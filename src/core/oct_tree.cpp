@@ -288,7 +288,7 @@ OctMemory OctTree<D, Key>::memory() const {
   m.sons = static_cast<double>(sons_.capacity() * sizeof(OctIndex) + free_octs_.capacity() * sizeof(OctIndex)) / n;
   double fields = 0, hash = 0, lists = 0;
   for (const auto& values : field_values_) fields += static_cast<double>(values.capacity() * sizeof(double));
-  for (const auto& h : hashes_) hash += static_cast<double>(h.bytes());
+  for (std::size_t l = 1; l < hashes_.size(); ++l) hash += static_cast<double>(hashes_[l].bytes());
   for (const auto& list : level_octs_) lists += static_cast<double>(list.capacity() * sizeof(OctIndex));
   m.fields = fields / n;
   m.hash = hash / n;

@@ -1,0 +1,80 @@
+// Memory per oct (ARCHITECTURE §1, seeds/000 §4.2 and App. C): the hash costs at most the 28 bytes
+// per oct of seeds/000 §4.2, and the pool costs exactly what its arrays say, for the 3-D mesh of
+// the built-in demo carrying 5 hydro variables in two time levels.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/refine_region.hpp"
+#include "core/refinement.hpp"
+#include "driver/mesh_report.hpp"
+
+using namespace kosmo::core;
+
+namespace {
+
+using Tree = OctTree<3, MortonKey>;
+
+Tree refined_sphere(int levelmax, int nfields) {
+  Tree::Geometry g;
+  g.levelmax = levelmax;
+  g.coarse_cells = {1, 1, 1};
+  g.periodic = {true, true, true};
+  Tree tree(g);
+  for (int f = 0; f < nfields; ++f) tree.add_field(scalar_field("field_" + std::to_string(f)));
+  RefinementSettings settings;
+  settings.levelmin = 3;
+  const RefineRegion sphere{.x = 0.5, .y = 0.5, .z = 0.5, .r = 0.5};
+  RefinementCriterion<3, MortonKey> criterion = [&](const Tree& t, int level, std::vector<std::uint8_t>& flags) {
+    for (OctIndex o : t.octs_at_level(level))
+      for (int c = 0; c < 8; ++c)
+        if (sphere.contains<3>(t.cell_centre(Tree::cell_index(o, c)))) flags[Tree::cell_index(o, c)] = 1;
+  };
+  build_initial_mesh<3, MortonKey>(tree, settings, criterion, {});
+  tree.compact();
+  return tree;
+}
+
+TEST(Memory, HashCostsAtMost28BytesPerOctOnEveryLevel) {
+  const Tree tree = refined_sphere(7, 1);
+  std::size_t hash_bytes = 0;
+  for (int l = 1; l <= tree.levelmax(); ++l) {
+    const auto& h = tree.hash(l);
+    ASSERT_EQ(h.size(), tree.octs_at_level(l).size());
+    ASSERT_LE(h.fill(), 0.7);
+    hash_bytes += h.bytes();
+    // Levels big enough for the 16-slot minimum not to dominate.
+    if (h.size() >= 64) {
+      EXPECT_LE(static_cast<double>(h.bytes()) / static_cast<double>(h.size()), 28.0) << "level " << l;
+    }
+  }
+  const double per_oct = static_cast<double>(hash_bytes) / static_cast<double>(tree.octs_in_use());
+  RecordProperty("hash_bytes_per_oct", std::to_string(per_oct));
+  EXPECT_LE(per_oct, 28.0);
+  EXPECT_DOUBLE_EQ(tree.memory().hash, per_oct);
+}
+
+TEST(Memory, BytesPerOctWithFiveHydroVariablesInTwoTimeLevels) {
+  const Tree tree = refined_sphere(7, 10);
+  const OctMemory m = tree.memory();
+  // After compaction the pool holds exactly the octs in use.
+  EXPECT_EQ(m.keys, static_cast<double>(sizeof(MortonKey)));
+  EXPECT_EQ(m.levels, 1.0);
+  EXPECT_EQ(m.fathers, 4.0);
+  EXPECT_EQ(m.sons, 8 * 4.0);
+  EXPECT_EQ(m.fields, 10 * 8 * 8.0);
+  EXPECT_EQ(m.level_lists, 4.0);
+  EXPECT_LE(m.hash, 28.0);
+  const double total = m.total();
+  RecordProperty("bytes_per_oct", std::to_string(total));
+  // 645 + 32 + 8 or 16 (key) bytes of pool, plus the hash: well under RAMSES' 48-byte nbor alone
+  // on top of its own pool.
+  EXPECT_LE(total, 640 + 32 + 4 + 1 + 4 + sizeof(MortonKey) + 28.0);
+  // The start-up report prints the same figure.
+  const std::string report = kosmo::driver::memory_summary(tree);
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "%.1f bytes per oct in use", total);
+  EXPECT_NE(report.find(expected), std::string::npos) << report;
+}
+
+}  // namespace
