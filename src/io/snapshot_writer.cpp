@@ -1,0 +1,623 @@
+#include "io/snapshot_writer.hpp"
+
+#include <fcntl.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <utility>
+
+#include "core/error.hpp"
+#include "io/info_file.hpp"
+
+namespace kosmo::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------------------------
+// Agreement between ranks. A rank that fails alone must not leave the others waiting in the next
+// collective call, so every step that can fail on one rank is followed by an agreement: all
+// ranks learn whether any failed and then all throw the same message (the lowest failing rank's).
+
+void agree(MPI_Comm comm, const std::string& local_error) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const int candidate = local_error.empty() ? INT_MAX : rank;
+  int first_failed = INT_MAX;
+  MPI_Allreduce(&candidate, &first_failed, 1, MPI_INT, MPI_MIN, comm);
+  if (first_failed == INT_MAX) return;
+  int length = rank == first_failed ? static_cast<int>(local_error.size()) : 0;
+  MPI_Bcast(&length, 1, MPI_INT, first_failed, comm);
+  std::string message = rank == first_failed ? local_error : std::string(static_cast<std::size_t>(length), ' ');
+  MPI_Bcast(message.data(), length, MPI_CHAR, first_failed, comm);
+  throw Error("rank " + std::to_string(first_failed) + ": " + message);
+}
+
+// Runs `step` on this rank, then agrees on its outcome with every rank of `comm`.
+template <class Step>
+void collectively(MPI_Comm comm, Step&& step) {
+  std::string error;
+  try {
+    step();
+  } catch (const std::exception& caught) {
+    error = caught.what();
+    if (error.empty()) error = "unknown error";
+  } catch (...) {
+    error = "unknown error";
+  }
+  agree(comm, error);
+}
+
+// ---------------------------------------------------------------------------------------------
+// HDF5 handles and checks.
+
+// Owns one HDF5 identifier. Destruction closes silently (unwinding after an agreed failure);
+// close() is the checked path used when all went well.
+class H5Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  H5Handle() = default;
+  H5Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  H5Handle(H5Handle&& other) noexcept
+      : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(other.closer_) {}
+  H5Handle& operator=(H5Handle&& other) noexcept {
+    if (this != &other) {
+      close();
+      id_ = std::exchange(other.id_, H5I_INVALID_HID);
+      closer_ = other.closer_;
+    }
+    return *this;
+  }
+  H5Handle(const H5Handle&) = delete;
+  H5Handle& operator=(const H5Handle&) = delete;
+  ~H5Handle() { close(); }
+
+  hid_t get() const { return id_; }
+  herr_t close() {
+    herr_t status = 0;
+    if (id_ >= 0 && closer_ != nullptr) status = closer_(id_);
+    id_ = H5I_INVALID_HID;
+    return status;
+  }
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  Closer closer_ = nullptr;
+};
+
+// The innermost message of HDF5's error stack, to say *why* a call failed.
+std::string hdf5_error_detail() {
+  std::string detail;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_DOWNWARD,
+      [](unsigned, const H5E_error2_t* entry, void* data) -> herr_t {
+        auto& text = *static_cast<std::string*>(data);
+        text = std::string(entry->func_name ? entry->func_name : "?") + ": " + (entry->desc ? entry->desc : "?");
+        return 0;
+      },
+      &detail);
+  return detail.empty() ? std::string() : " (HDF5: " + detail + ")";
+}
+
+// Automatic printing of HDF5's error stack is off while a snapshot is written: failures are
+// reported once, through kosmo::Error. The previous setting is restored afterwards.
+class SilenceHdf5Errors {
+ public:
+  SilenceHdf5Errors() {
+    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~SilenceHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
+  SilenceHdf5Errors(const SilenceHdf5Errors&) = delete;
+  SilenceHdf5Errors& operator=(const SilenceHdf5Errors&) = delete;
+
+ private:
+  H5E_auto2_t function_ = nullptr;
+  void* data_ = nullptr;
+};
+
+// One snapshot file being written collectively; every error names the file and the object.
+class Hdf5SnapshotFile {
+ public:
+  Hdf5SnapshotFile(MPI_Comm comm, std::string path) : comm_(comm), path_(std::move(path)) {
+    MPI_Comm_rank(comm_, &rank_);
+  }
+
+  void check(herr_t status, const std::string& what) const {
+    if (status < 0) KOSMO_FAIL("snapshot: cannot " << what << " in '" << path_ << "'" << hdf5_error_detail());
+  }
+  H5Handle make(hid_t id, H5Handle::Closer closer, const std::string& what) const {
+    if (id < 0) KOSMO_FAIL("snapshot: cannot " << what << " in '" << path_ << "'" << hdf5_error_detail());
+    return H5Handle(id, closer);
+  }
+
+  void create() {
+    collectively(comm_, [&] {
+      H5Handle fapl = make(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create a file access property list");
+      check(H5Pset_fapl_mpio(fapl.get(), comm_, MPI_INFO_NULL), "select the MPI-IO driver");
+      // Metadata reads and writes collective: one rank touches the disk instead of all.
+      check(H5Pset_all_coll_metadata_ops(fapl.get(), true), "request collective metadata reads");
+      check(H5Pset_coll_metadata_write(fapl.get(), true), "request collective metadata writes");
+      file_ = make(H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose, "create the file");
+      transfer_ = make(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "create a transfer property list");
+      check(H5Pset_dxpl_mpio(transfer_.get(), H5FD_MPIO_COLLECTIVE), "select collective transfers");
+      // Parallel HDF5 allocates contiguous datasets at creation; writing fill values there
+      // would double the I/O of data we overwrite completely anyway.
+      creation_ = make(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "create a dataset creation property list");
+      check(H5Pset_fill_time(creation_.get(), H5D_FILL_TIME_NEVER), "disable fill values");
+    });
+  }
+
+  // Closing flushes the metadata, so it can fail and is checked.
+  void close() {
+    collectively(comm_, [&] {
+      transfer_.close();
+      creation_.close();
+      check(file_.close(), "close (flush) the file");
+    });
+  }
+
+  hid_t root() const { return file_.get(); }
+
+  H5Handle create_group(hid_t parent, const std::string& name, const std::string& where) {
+    H5Handle group;
+    collectively(comm_, [&] {
+      group = make(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+                   "create group " + where);
+    });
+    return group;
+  }
+
+  // Closing is checked for groups, datasets, attributes and the file; types and property lists
+  // are plain memory and close with their handles.
+  void close_group(H5Handle& group, const std::string& where) {
+    collectively(comm_, [&] { check(group.close(), "close group " + where); });
+  }
+
+  // Attributes: every rank calls with the same value (HDF5 metadata is written collectively).
+  void attribute(hid_t object, const std::string& where, const std::string& name, hid_t file_type,
+                 hid_t memory_type, const void* value) {
+    collectively(comm_, [&] {
+      const std::string what = "write attribute '" + name + "' of " + where;
+      H5Handle space = make(H5Screate(H5S_SCALAR), H5Sclose, what);
+      H5Handle attribute = make(H5Acreate2(object, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                                H5Aclose, what);
+      check(H5Awrite(attribute.get(), memory_type, value), what);
+      check(attribute.close(), what);
+    });
+  }
+  void attribute(hid_t object, const std::string& where, const std::string& name, int value) {
+    attribute(object, where, name, H5T_STD_I32LE, H5T_NATIVE_INT, &value);
+  }
+  void attribute(hid_t object, const std::string& where, const std::string& name, long long value) {
+    attribute(object, where, name, H5T_STD_I64LE, H5T_NATIVE_LLONG, &value);
+  }
+  void attribute(hid_t object, const std::string& where, const std::string& name, double value) {
+    attribute(object, where, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+  }
+  // Variable-length UTF-8, which h5py returns as str.
+  void attribute(hid_t object, const std::string& where, const std::string& name, const std::string& value) {
+    H5Handle type;
+    collectively(comm_, [&] {
+      type = make(H5Tcopy(H5T_C_S1), H5Tclose, "create a string type for attribute " + name);
+      check(H5Tset_size(type.get(), H5T_VARIABLE), "size a string type for attribute " + name);
+      check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "set UTF-8 for attribute " + name);
+    });
+    const char* text = value.c_str();
+    attribute(object, where, name, type.get(), type.get(), &text);
+  }
+
+  // One collective write of a dataset whose first dimension is split between ranks: this rank
+  // writes rows [row_offset, row_offset + local_rows) of global_dims; a rank with no rows selects
+  // nothing but still takes part.
+  void dataset(hid_t parent, const std::string& where, const std::string& name, hid_t file_type, hid_t memory_type,
+               const std::vector<hsize_t>& global_dims, hsize_t local_rows, hsize_t row_offset, const void* data) {
+    const std::string path = where + "/" + name;
+    const int rank = static_cast<int>(global_dims.size());
+    H5Handle dataset, file_space, memory_space;
+    collectively(comm_, [&] {
+      file_space = make(H5Screate_simple(rank, global_dims.data(), nullptr), H5Sclose, "create the dataspace of " + path);
+      dataset = make(H5Dcreate2(parent, name.c_str(), file_type, file_space.get(), H5P_DEFAULT, creation_.get(),
+                                H5P_DEFAULT),
+                     H5Dclose, "create dataset " + path);
+      if (global_dims[0] == 0) return;
+      std::vector<hsize_t> local_dims = global_dims;
+      local_dims[0] = std::max<hsize_t>(local_rows, 1);
+      memory_space = make(H5Screate_simple(rank, local_dims.data(), nullptr), H5Sclose, "create a memory space for " + path);
+      if (local_rows == 0) {
+        check(H5Sselect_none(file_space.get()), "select nothing in " + path);
+        check(H5Sselect_none(memory_space.get()), "select nothing in " + path);
+      } else {
+        std::vector<hsize_t> start(global_dims.size(), 0);
+        start[0] = row_offset;
+        std::vector<hsize_t> count = global_dims;
+        count[0] = local_rows;
+        check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+              "select rows " + std::to_string(row_offset) + ".." + std::to_string(row_offset + local_rows) + " of " +
+                  path);
+      }
+    });
+    collectively(comm_, [&] {
+      if (global_dims[0] > 0) {
+        const unsigned char nothing = 0;  // HDF5 wants a buffer even when nothing is selected
+        check(H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(), transfer_.get(),
+                       local_rows > 0 ? data : &nothing),
+              "write dataset " + path);
+      }
+      check(dataset.close(), "close dataset " + path);
+    });
+  }
+
+  // A small table column (parameters, field descriptions): rank 0 writes every row.
+  void string_column(hid_t parent, const std::string& where, const std::string& name,
+                     const std::vector<std::string>& values) {
+    std::size_t width = 1;  // HDF5 strings have at least one byte
+    for (const auto& value : values) width = std::max(width, value.size());
+    std::vector<char> packed(values.size() * width, '\0');  // null-padded, fixed length
+    for (std::size_t row = 0; row < values.size(); ++row) std::memcpy(&packed[row * width], values[row].data(), values[row].size());
+    H5Handle type;
+    collectively(comm_, [&] {
+      type = make(H5Tcopy(H5T_C_S1), H5Tclose, "create a string type for " + where + "/" + name);
+      check(H5Tset_size(type.get(), width), "size a string type for " + where + "/" + name);
+      check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "pad a string type for " + where + "/" + name);
+      check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "set UTF-8 for " + where + "/" + name);
+    });
+    column(parent, where, name, type.get(), type.get(), values.size(), packed.data());
+  }
+  void column(hid_t parent, const std::string& where, const std::string& name, hid_t file_type, hid_t memory_type,
+              std::size_t rows, const void* data) {
+    dataset(parent, where, name, file_type, memory_type, {rows}, rank_ == 0 ? rows : 0, 0, data);
+  }
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0;
+  std::string path_;
+  H5Handle file_, transfer_, creation_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Validation: everything that could make ranks disagree or write garbage is checked before any
+// file is touched.
+
+std::string number5(int number) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%05d", number);
+  return text;
+}
+
+std::string level_group_name(int level) {
+  char text[16];
+  std::snprintf(text, sizeof text, "level_%02d", level);
+  return text;
+}
+
+// FNV-1a over the whole meta: equal on all ranks or the ranks were handed different snapshots.
+class Fingerprint {
+ public:
+  void add(const void* bytes, std::size_t size) {
+    const auto* p = static_cast<const unsigned char*>(bytes);
+    for (std::size_t i = 0; i < size; ++i) hash_ = (hash_ ^ p[i]) * 1099511628211ULL;
+  }
+  template <class T>
+  void add(const T& value) { add(&value, sizeof value); }
+  void add(const std::string& text) {
+    add(text.size());
+    add(text.data(), text.size());
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 14695981039346656037ULL;
+};
+
+std::uint64_t fingerprint(const SnapshotMeta& meta) {
+  Fingerprint f;
+  for (int v : {meta.output_number, meta.ndim, meta.levelmin, meta.levelmax, meta.nx, meta.ny, meta.nz, meta.ncpu})
+    f.add(v);
+  f.add(meta.step);
+  f.add(meta.cosmological);
+  for (double v : {meta.boxlen, meta.time, meta.aexp, meta.unit_l, meta.unit_d, meta.unit_t, meta.h0, meta.omega_m,
+                   meta.omega_l, meta.omega_k, meta.omega_b})
+    f.add(v);
+  f.add(meta.ordering);
+  for (const auto& field : meta.fields) {
+    f.add(field.name);
+    f.add(field.units);
+    f.add(field.comoving_exponent);
+  }
+  for (const auto& parameter : meta.parameters) {
+    f.add(parameter.block);
+    f.add(parameter.name);
+    f.add(parameter.value);
+    f.add(parameter.from_file);
+  }
+  for (double key : meta.hilbert_bound_keys) f.add(key);
+  return f.value();
+}
+
+void validate_meta(const SnapshotMeta& meta) {
+  KOSMO_REQUIRE(meta.output_number >= 0 && meta.output_number <= 99999,
+                "snapshot: output_number must be in 0..99999, got " << meta.output_number);
+  KOSMO_REQUIRE(meta.ndim >= 1 && meta.ndim <= 3, "snapshot: ndim must be 1, 2 or 3, got " << meta.ndim);
+  KOSMO_REQUIRE(meta.levelmax >= 1 && meta.levelmin >= 1 && meta.levelmin <= meta.levelmax,
+                "snapshot: need 1 <= levelmin <= levelmax, got levelmin=" << meta.levelmin
+                                                                          << " levelmax=" << meta.levelmax);
+  KOSMO_REQUIRE(meta.nx >= 1 && meta.ny >= 1 && meta.nz >= 1,
+                "snapshot: nx, ny, nz must be positive, got " << meta.nx << ", " << meta.ny << ", " << meta.nz);
+  KOSMO_REQUIRE(std::isfinite(meta.boxlen) && meta.boxlen > 0, "snapshot: boxlen must be positive, got " << meta.boxlen);
+  std::set<std::string> names;
+  for (const auto& field : meta.fields) {
+    KOSMO_REQUIRE(!field.name.empty() && field.name != "." && field.name != ".." &&
+                      field.name.find('/') == std::string::npos,
+                  "snapshot: field name '" << field.name << "' cannot name an HDF5 dataset");
+    KOSMO_REQUIRE(names.insert(field.name).second, "snapshot: field '" << field.name << "' is registered twice");
+  }
+}
+
+void validate_levels(const SnapshotMeta& meta, const std::vector<SnapshotLevel>& levels) {
+  KOSMO_REQUIRE(static_cast<int>(levels.size()) == meta.levelmax,
+                "snapshot: expected one SnapshotLevel per level 1.." << meta.levelmax << ", got " << levels.size());
+  const std::size_t cells = std::size_t{1} << meta.ndim;
+  const int extent[3] = {meta.nx, meta.ny, meta.nz};
+  for (std::size_t index = 0; index < levels.size(); ++index) {
+    const SnapshotLevel& level = levels[index];
+    const int l = static_cast<int>(index) + 1;
+    KOSMO_REQUIRE(level.level == l, "snapshot: levels[" << index << "] holds level " << level.level << ", expected " << l);
+    KOSMO_REQUIRE(level.oct_coordinates.size() % static_cast<std::size_t>(meta.ndim) == 0,
+                  "snapshot: level " << l << ": oct_coordinates has " << level.oct_coordinates.size()
+                                     << " integers, not a multiple of ndim=" << meta.ndim);
+    const std::size_t octs = level.oct_coordinates.size() / static_cast<std::size_t>(meta.ndim);
+    KOSMO_REQUIRE(level.son_flags.size() == octs * cells, "snapshot: level " << l << ": son_flags has "
+                                                                             << level.son_flags.size() << " entries for "
+                                                                             << octs << " octs, expected " << octs * cells);
+    KOSMO_REQUIRE(level.fields.size() == meta.fields.size(),
+                  "snapshot: level " << l << ": " << level.fields.size() << " field arrays for " << meta.fields.size()
+                                     << " registered fields");
+    for (std::size_t f = 0; f < level.fields.size(); ++f)
+      KOSMO_REQUIRE(level.fields[f].size() == octs * cells,
+                    "snapshot: level " << l << ": field '" << meta.fields[f].name << "' has " << level.fields[f].size()
+                                       << " values for " << octs << " octs, expected " << octs * cells);
+    for (std::size_t i = 0; i < level.oct_coordinates.size(); ++i) {
+      const int axis = static_cast<int>(i % static_cast<std::size_t>(meta.ndim));
+      const double limit = std::ldexp(static_cast<double>(extent[axis]), l - 1);
+      const auto coordinate = level.oct_coordinates[i];
+      KOSMO_REQUIRE(coordinate >= 0 && static_cast<double>(coordinate) < limit,
+                    "snapshot: level " << l << ": oct " << i / static_cast<std::size_t>(meta.ndim) << " has coordinate "
+                                       << coordinate << " along axis " << axis << ", outside [0, " << limit << ")");
+    }
+    for (std::uint8_t flag : level.son_flags)
+      KOSMO_REQUIRE(flag <= 1, "snapshot: level " << l << ": son flag " << int(flag) << " is neither 0 nor 1");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files on disk.
+
+// Pushes a file's (or directory's) data to stable storage before it is renamed into place.
+void sync_path(const fs::path& path, bool required) {
+  const int descriptor = ::open(path.c_str(), O_RDONLY);
+  if (descriptor < 0) {
+    KOSMO_REQUIRE(!required, "snapshot: cannot open '" << path.string() << "' to sync it: " << std::strerror(errno));
+    return;
+  }
+  const int status = ::fsync(descriptor);
+  const int saved = errno;
+  ::close(descriptor);
+  KOSMO_REQUIRE(status == 0 || !required, "snapshot: cannot sync '" << path.string() << "': " << std::strerror(saved));
+}
+
+void write_text_file(const fs::path& path, const std::string& text) {
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    KOSMO_REQUIRE(out, "snapshot: cannot create '" << path.string() << "'");
+    out << text;
+    out.flush();
+    KOSMO_REQUIRE(out, "snapshot: cannot write '" << path.string() << "'");
+  }
+  sync_path(path, true);
+}
+
+// Moves the finished temporary directory into place. An existing output is renamed aside first
+// and removed only once the new one is in place, so at every instant one complete copy exists.
+void move_into_place(const fs::path& temporary, const fs::path& final_path, const fs::path& aside) {
+  std::error_code error;
+  const bool replacing = fs::exists(final_path, error) || fs::is_symlink(final_path, error);
+  if (replacing) {
+    fs::remove_all(aside, error);  // a stale leftover of an earlier interrupted replacement
+    fs::rename(final_path, aside, error);
+    KOSMO_REQUIRE(!error, "snapshot: cannot move the existing '" << final_path.string() << "' aside to '"
+                                                                << aside.string() << "': " << error.message());
+  }
+  fs::rename(temporary, final_path, error);
+  if (error) {
+    std::error_code restore_error;
+    if (replacing) fs::rename(aside, final_path, restore_error);
+    KOSMO_FAIL("snapshot: cannot rename '" << temporary.string() << "' to '" << final_path.string()
+                                           << "': " << error.message());
+  }
+  // The new snapshot is complete and in place; a leftover old copy is untidy, not an error.
+  if (replacing) fs::remove_all(aside, error);
+  sync_path(final_path.parent_path().empty() ? fs::path(".") : final_path.parent_path(), false);
+}
+
+void write_hdf5(MPI_Comm comm, const std::string& path, const SnapshotMeta& meta,
+                const std::vector<SnapshotLevel>& levels, const std::vector<long long>& totals,
+                const std::vector<long long>& offsets) {
+  Hdf5SnapshotFile file(comm, path);
+  file.create();
+  const hid_t root = file.root();
+  const std::string top = "/";
+  file.attribute(root, top, "format", std::string("kosmo"));
+  file.attribute(root, top, "format_version", kSnapshotFormatVersion);
+  file.attribute(root, top, "kosmo_version", std::string("0.1.0"));
+  file.attribute(root, top, "output_number", meta.output_number);
+  file.attribute(root, top, "ndim", meta.ndim);
+  file.attribute(root, top, "levelmin", meta.levelmin);
+  file.attribute(root, top, "levelmax", meta.levelmax);
+  file.attribute(root, top, "nx", meta.nx);
+  file.attribute(root, top, "ny", meta.ny);
+  file.attribute(root, top, "nz", meta.nz);
+  file.attribute(root, top, "boxlen", meta.boxlen);
+  file.attribute(root, top, "time", meta.time);
+  file.attribute(root, top, "aexp", meta.aexp);
+  file.attribute(root, top, "step", meta.step);
+  file.attribute(root, top, "ncpu", meta.ncpu);
+  file.attribute(root, top, "unit_l", meta.unit_l);
+  file.attribute(root, top, "unit_d", meta.unit_d);
+  file.attribute(root, top, "unit_t", meta.unit_t);
+  file.attribute(root, top, "ordering", meta.ordering);
+  file.attribute(root, top, "cosmological", meta.cosmological ? 1 : 0);
+  file.attribute(root, top, "H0", meta.h0);
+  file.attribute(root, top, "omega_m", meta.omega_m);
+  file.attribute(root, top, "omega_l", meta.omega_l);
+  file.attribute(root, top, "omega_k", meta.omega_k);
+  file.attribute(root, top, "omega_b", meta.omega_b);
+
+  {
+    H5Handle group = file.create_group(root, "fields", "/fields");
+    std::vector<std::string> names, units;
+    std::vector<int> exponents;
+    for (const auto& field : meta.fields) {
+      names.push_back(field.name);
+      units.push_back(field.units);
+      exponents.push_back(field.comoving_exponent);
+    }
+    file.string_column(group.get(), "/fields", "name", names);
+    file.string_column(group.get(), "/fields", "units", units);
+    file.column(group.get(), "/fields", "comoving_exponent", H5T_STD_I32LE, H5T_NATIVE_INT, exponents.size(),
+                exponents.data());
+    file.close_group(group, "/fields");
+  }
+  {
+    H5Handle group = file.create_group(root, "parameters", "/parameters");
+    std::vector<std::string> blocks, names, values;
+    std::vector<std::uint8_t> from_file;
+    for (const auto& parameter : meta.parameters) {
+      blocks.push_back(parameter.block);
+      names.push_back(parameter.name);
+      values.push_back(parameter.value);
+      from_file.push_back(parameter.from_file ? 1 : 0);
+    }
+    file.string_column(group.get(), "/parameters", "block", blocks);
+    file.string_column(group.get(), "/parameters", "name", names);
+    file.string_column(group.get(), "/parameters", "value", values);
+    file.column(group.get(), "/parameters", "from_file", H5T_STD_U8LE, H5T_NATIVE_UINT8, from_file.size(),
+                from_file.data());
+    file.close_group(group, "/parameters");
+  }
+
+  const auto ndim = static_cast<hsize_t>(meta.ndim);
+  const hsize_t cells = hsize_t{1} << meta.ndim;
+  for (const SnapshotLevel& level : levels) {
+    const std::string where = "/" + level_group_name(level.level);
+    const auto index = static_cast<std::size_t>(level.level - 1);
+    const auto total = static_cast<hsize_t>(totals[index]);
+    const auto offset = static_cast<hsize_t>(offsets[index]);
+    const auto local = static_cast<hsize_t>(level.oct_coordinates.size()) / ndim;
+    H5Handle group = file.create_group(root, where.substr(1), where);
+    file.attribute(group.get(), where, "level", level.level);
+    file.attribute(group.get(), where, "noct", totals[index]);
+    file.dataset(group.get(), where, "oct_coordinates", H5T_STD_I64LE, H5T_NATIVE_INT64, {total, ndim}, local, offset,
+                 level.oct_coordinates.data());
+    file.dataset(group.get(), where, "son_flags", H5T_STD_U8LE, H5T_NATIVE_UINT8, {total, cells}, local, offset,
+                 level.son_flags.data());
+    H5Handle fields = file.create_group(group.get(), "fields", where + "/fields");
+    for (std::size_t f = 0; f < meta.fields.size(); ++f)
+      file.dataset(fields.get(), where + "/fields", meta.fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                   {total, cells}, local, offset, level.fields[f].data());
+    file.close_group(fields, where + "/fields");
+    file.close_group(group, where);
+  }
+  file.close();
+}
+
+}  // namespace
+
+std::string output_directory_name(int output_number) { return "output_" + number5(output_number); }
+
+void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta,
+                    const std::vector<SnapshotLevel>& levels) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  SilenceHdf5Errors silence;
+
+  // 1. Validate everything before touching any file; the meta must be the same on every rank.
+  {
+    std::string error;
+    try {
+      validate_meta(meta);
+      validate_levels(meta, levels);
+    } catch (const std::exception& caught) {
+      error = caught.what();
+    }
+    const std::uint64_t mine = fingerprint(meta);
+    std::uint64_t lowest = 0, highest = 0;
+    MPI_Allreduce(&mine, &lowest, 1, MPI_UINT64_T, MPI_MIN, comm);
+    MPI_Allreduce(&mine, &highest, 1, MPI_UINT64_T, MPI_MAX, comm);
+    if (error.empty() && lowest != highest) error = "snapshot: the SnapshotMeta differs between ranks";
+    agree(comm, error);
+  }
+
+  // 2. Where each rank's octs go: rank order, offsets by exclusive prefix sum.
+  const auto nlevel = static_cast<std::size_t>(meta.levelmax);
+  std::vector<long long> local(nlevel), totals(nlevel), offsets(nlevel, 0);
+  for (std::size_t l = 0; l < nlevel; ++l)
+    local[l] = static_cast<long long>(levels[l].oct_coordinates.size() / static_cast<std::size_t>(meta.ndim));
+  MPI_Allreduce(local.data(), totals.data(), meta.levelmax, MPI_LONG_LONG, MPI_SUM, comm);
+  MPI_Exscan(local.data(), offsets.data(), meta.levelmax, MPI_LONG_LONG, MPI_SUM, comm);
+  if (rank == 0) std::fill(offsets.begin(), offsets.end(), 0LL);  // MPI_Exscan leaves rank 0 undefined
+  long long total_octs = 0;
+  for (long long count : totals) total_octs += count;
+
+  // 3. Everything is written into output_NNNNN.tmp/ first.
+  const std::string name = output_directory_name(meta.output_number);
+  const fs::path parent = directory.empty() ? fs::path(".") : fs::path(directory);
+  const fs::path final_path = parent / name;
+  const fs::path temporary = parent / (name + ".tmp");
+  const fs::path aside = parent / (name + ".old");
+  collectively(comm, [&] {
+    if (rank != 0) return;
+    std::error_code error;
+    fs::remove_all(temporary, error);  // left by an interrupted earlier attempt
+    KOSMO_REQUIRE(!error, "snapshot: cannot remove the stale '" << temporary.string() << "': " << error.message());
+    fs::create_directories(temporary, error);
+    KOSMO_REQUIRE(!error, "snapshot: cannot create '" << temporary.string() << "': " << error.message());
+  });
+
+  const fs::path h5_path = temporary / ("kosmo_" + number5(meta.output_number) + ".h5");
+  try {
+    write_hdf5(comm, h5_path.string(), meta, levels, totals, offsets);
+    // 4. The info file, then everything synced; the agreement doubles as the barrier after
+    //    which every rank has closed the HDF5 file.
+    collectively(comm, [&] {
+      if (rank != 0) return;
+      write_text_file(temporary / ("info_" + number5(meta.output_number) + ".txt"),
+                      format_info_file(meta, total_octs));
+      sync_path(h5_path, true);
+      sync_path(temporary, false);
+    });
+  } catch (const Error&) {
+    // Every rank throws here together; the half-written directory is of no use to anyone.
+    std::error_code ignored;
+    if (rank == 0) fs::remove_all(temporary, ignored);
+    throw;
+  }
+
+  // 5. Only now may an existing output be replaced.
+  collectively(comm, [&] {
+    if (rank == 0) move_into_place(temporary, final_path, aside);
+  });
+}
+
+}  // namespace kosmo::io
