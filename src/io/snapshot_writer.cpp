@@ -18,45 +18,17 @@
 
 #include "core/error.hpp"
 #include "io/info_file.hpp"
+#include "parallel/collective_check.hpp"
 
 namespace kosmo::io {
 namespace {
 
 namespace fs = std::filesystem;
 
-// ---------------------------------------------------------------------------------------------
-// Agreement between ranks. A rank that fails alone must not leave the others waiting in the next
-// collective call, so every step that can fail on one rank is followed by an agreement: all
-// ranks learn whether any failed and then all throw the same message (the lowest failing rank's).
-
-void agree(MPI_Comm comm, const std::string& local_error) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  const int candidate = local_error.empty() ? INT_MAX : rank;
-  int first_failed = INT_MAX;
-  MPI_Allreduce(&candidate, &first_failed, 1, MPI_INT, MPI_MIN, comm);
-  if (first_failed == INT_MAX) return;
-  int length = rank == first_failed ? static_cast<int>(local_error.size()) : 0;
-  MPI_Bcast(&length, 1, MPI_INT, first_failed, comm);
-  std::string message = rank == first_failed ? local_error : std::string(static_cast<std::size_t>(length), ' ');
-  MPI_Bcast(message.data(), length, MPI_CHAR, first_failed, comm);
-  throw Error("rank " + std::to_string(first_failed) + ": " + message);
-}
-
-// Runs `step` on this rank, then agrees on its outcome with every rank of `comm`.
-template <class Step>
-void collectively(MPI_Comm comm, Step&& step) {
-  std::string error;
-  try {
-    step();
-  } catch (const std::exception& caught) {
-    error = caught.what();
-    if (error.empty()) error = "unknown error";
-  } catch (...) {
-    error = "unknown error";
-  }
-  agree(comm, error);
-}
+// Every step that can fail on one rank is followed by an agreement (parallel/collective_check):
+// a rank that fails alone must not leave the others waiting in the next collective call.
+using parallel::require_on_all_ranks;
+using parallel::run_collectively;
 
 // ---------------------------------------------------------------------------------------------
 // HDF5 handles and checks.
@@ -142,7 +114,7 @@ class Hdf5SnapshotFile {
   }
 
   void create() {
-    collectively(comm_, [&] {
+    run_collectively(comm_, [&] {
       H5Handle fapl = make(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create a file access property list");
       check(H5Pset_fapl_mpio(fapl.get(), comm_, MPI_INFO_NULL), "select the MPI-IO driver");
       // Metadata reads and writes collective: one rank touches the disk instead of all.
@@ -160,7 +132,7 @@ class Hdf5SnapshotFile {
 
   // Closing flushes the metadata, so it can fail and is checked.
   void close() {
-    collectively(comm_, [&] {
+    run_collectively(comm_, [&] {
       transfer_.close();
       creation_.close();
       check(file_.close(), "close (flush) the file");
@@ -171,7 +143,7 @@ class Hdf5SnapshotFile {
 
   H5Handle create_group(hid_t parent, const std::string& name, const std::string& where) {
     H5Handle group;
-    collectively(comm_, [&] {
+    run_collectively(comm_, [&] {
       group = make(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
                    "create group " + where);
     });
@@ -181,13 +153,13 @@ class Hdf5SnapshotFile {
   // Closing is checked for groups, datasets, attributes and the file; types and property lists
   // are plain memory and close with their handles.
   void close_group(H5Handle& group, const std::string& where) {
-    collectively(comm_, [&] { check(group.close(), "close group " + where); });
+    run_collectively(comm_, [&] { check(group.close(), "close group " + where); });
   }
 
   // Attributes: every rank calls with the same value (HDF5 metadata is written collectively).
   void attribute(hid_t object, const std::string& where, const std::string& name, hid_t file_type,
                  hid_t memory_type, const void* value) {
-    collectively(comm_, [&] {
+    run_collectively(comm_, [&] {
       const std::string what = "write attribute '" + name + "' of " + where;
       H5Handle space = make(H5Screate(H5S_SCALAR), H5Sclose, what);
       H5Handle attribute = make(H5Acreate2(object, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
@@ -208,7 +180,7 @@ class Hdf5SnapshotFile {
   // Variable-length UTF-8, which h5py returns as str.
   void attribute(hid_t object, const std::string& where, const std::string& name, const std::string& value) {
     H5Handle type;
-    collectively(comm_, [&] {
+    run_collectively(comm_, [&] {
       type = make(H5Tcopy(H5T_C_S1), H5Tclose, "create a string type for attribute " + name);
       check(H5Tset_size(type.get(), H5T_VARIABLE), "size a string type for attribute " + name);
       check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "set UTF-8 for attribute " + name);
@@ -225,7 +197,7 @@ class Hdf5SnapshotFile {
     const std::string path = where + "/" + name;
     const int rank = static_cast<int>(global_dims.size());
     H5Handle dataset, file_space, memory_space;
-    collectively(comm_, [&] {
+    run_collectively(comm_, [&] {
       file_space = make(H5Screate_simple(rank, global_dims.data(), nullptr), H5Sclose, "create the dataspace of " + path);
       dataset = make(H5Dcreate2(parent, name.c_str(), file_type, file_space.get(), H5P_DEFAULT, creation_.get(),
                                 H5P_DEFAULT),
@@ -247,7 +219,7 @@ class Hdf5SnapshotFile {
                   path);
       }
     });
-    collectively(comm_, [&] {
+    run_collectively(comm_, [&] {
       if (global_dims[0] > 0) {
         const unsigned char nothing = 0;  // HDF5 wants a buffer even when nothing is selected
         check(H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(), transfer_.get(),
@@ -266,7 +238,7 @@ class Hdf5SnapshotFile {
     std::vector<char> packed(values.size() * width, '\0');  // null-padded, fixed length
     for (std::size_t row = 0; row < values.size(); ++row) std::memcpy(&packed[row * width], values[row].data(), values[row].size());
     H5Handle type;
-    collectively(comm_, [&] {
+    run_collectively(comm_, [&] {
       type = make(H5Tcopy(H5T_C_S1), H5Tclose, "create a string type for " + where + "/" + name);
       check(H5Tset_size(type.get(), width), "size a string type for " + where + "/" + name);
       check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "pad a string type for " + where + "/" + name);
@@ -566,7 +538,7 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
     MPI_Allreduce(&mine, &lowest, 1, MPI_UINT64_T, MPI_MIN, comm);
     MPI_Allreduce(&mine, &highest, 1, MPI_UINT64_T, MPI_MAX, comm);
     if (error.empty() && lowest != highest) error = "snapshot: the SnapshotMeta differs between ranks";
-    agree(comm, error);
+    require_on_all_ranks(comm, error.empty(), error);
   }
 
   // 2. Where each rank's octs go: rank order, offsets by exclusive prefix sum.
@@ -586,7 +558,7 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
   const fs::path final_path = parent / name;
   const fs::path temporary = parent / (name + ".tmp");
   const fs::path aside = parent / (name + ".old");
-  collectively(comm, [&] {
+  run_collectively(comm, [&] {
     if (rank != 0) return;
     std::error_code error;
     fs::remove_all(temporary, error);  // left by an interrupted earlier attempt
@@ -600,7 +572,7 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
     write_hdf5(comm, h5_path.string(), meta, levels, totals, offsets);
     // 4. The info file, then everything synced; the agreement doubles as the barrier after
     //    which every rank has closed the HDF5 file.
-    collectively(comm, [&] {
+    run_collectively(comm, [&] {
       if (rank != 0) return;
       write_text_file(temporary / ("info_" + number5(meta.output_number) + ".txt"),
                       format_info_file(meta, total_octs));
@@ -615,7 +587,7 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
   }
 
   // 5. Only now may an existing output be replaced.
-  collectively(comm, [&] {
+  run_collectively(comm, [&] {
     if (rank == 0) move_into_place(temporary, final_path, aside);
   });
 }

@@ -25,7 +25,7 @@ void require_on_all_ranks(MPI_Comm comm, bool ok, const std::string& message_if_
   std::string message(static_cast<std::size_t>(length), '\0');
   if (rank == first_failed) message = message_if_failed;
   MPI_Bcast(message.data(), length, MPI_CHAR, first_failed, comm);
-  KOSMO_FAIL(message);
+  KOSMO_FAIL("rank " << first_failed << ": " << message);
 }
 
 }  // namespace kosmo::parallel
