@@ -1,0 +1,86 @@
+#pragma once
+// The table of every namelist block and key kosmo accepts (RAMSES names and defaults), and the
+// RAMSES / cuRAMSES keys it recognises but does not implement yet. Adding a parameter means adding
+// one row to the table in parameter_schema.cpp; ParameterSet, the error messages and
+// docs/namelist.md (checked by a unit test) follow from it.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace kosmo::core {
+
+inline constexpr int kMaxLevel = 100;  // RAMSES MAXLEVEL: length of per-level arrays
+inline constexpr int kMaxOut = 1000;   // RAMSES MAXOUT: length of output lists
+
+enum class ParameterType { Integer, Real, Logical, String };
+
+// One value of a parameter, or one element of an array parameter.
+using ParameterValue = std::variant<long long, double, bool, std::string>;
+
+struct Bound {
+  double value = 0.0;
+  bool inclusive = true;
+};
+
+struct ParameterSpec {
+  std::string block;  // upper case, without '&': "AMR_PARAMS"
+  std::string name;   // lower case: "levelmax"
+  ParameterType type = ParameterType::Integer;
+  int length = 0;                     // 0 for a scalar, else the fixed array length
+  ParameterValue default_value;       // of every element, for arrays
+  std::optional<Bound> lower, upper;  // numeric range; applies to every element
+  std::vector<std::string> choices;   // allowed values of a string parameter; empty = any
+  std::string description;            // one line, for docs/namelist.md
+
+  bool is_array() const { return length > 0; }
+};
+
+struct BlockSpec {
+  std::string name;  // "AMR_PARAMS"
+  std::string description;
+};
+
+// A RAMSES key kosmo knows by name but does not implement yet.
+struct UnimplementedParameter {
+  std::string block;
+  std::string name;
+};
+
+// Implemented blocks, in the order the schema, resolved() and summary() list them.
+const std::vector<BlockSpec>& schema_blocks();
+// Every implemented key, grouped by block in schema_blocks() order.
+const std::vector<ParameterSpec>& parameter_schema();
+// Whole RAMSES blocks that kosmo recognises but does not implement yet.
+const std::vector<BlockSpec>& unimplemented_blocks();
+// Keys of implemented blocks that kosmo does not implement yet, plus well-known keys of the
+// unimplemented blocks (so that a key put in the wrong block can be pointed to its RAMSES home).
+const std::vector<UnimplementedParameter>& unimplemented_parameters();
+
+// Lookups; names are case-insensitive and a leading '&' on the block is ignored.
+const BlockSpec* find_block(std::string_view block);
+const BlockSpec* find_unimplemented_block(std::string_view block);
+const ParameterSpec* find_parameter(std::string_view block, std::string_view name);
+const UnimplementedParameter* find_unimplemented_parameter(std::string_view block, std::string_view name);
+
+// "integer", "real", "logical", "string"
+std::string_view type_name(ParameterType type);
+// "1 <= levelmax <= 100", "boxlen > 0", "one of 'refined_sphere'"; empty when unconstrained.
+std::string describe_allowed(const ParameterSpec& spec);
+// True when the value lies in the spec's range / choices.
+bool value_allowed(const ParameterSpec& spec, const ParameterValue& value);
+
+// Namelist spelling that parses back to the same value: 7, 0.1, 1e-05, .true., 'it''s'.
+// Reals use the shortest representation that round-trips bit-exactly.
+std::string format_value(const ParameterValue& value);
+// Comma-separated list with runs compressed by repeat counts: "0.5, 1, 998*0".
+std::string format_values(const std::vector<ParameterValue>& values);
+
+// Levenshtein distance, for "did you mean" suggestions.
+int edit_distance(std::string_view a, std::string_view b);
+
+// The per-block reference tables of docs/namelist.md, generated from the schema.
+std::string schema_reference_markdown();
+
+}  // namespace kosmo::core

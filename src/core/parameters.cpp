@@ -1,0 +1,400 @@
+// Checking parsed namelist assignments against the schema, and the typed view of the result.
+// Every error stops at the first problem with one line "file:line: &BLOCK: message about 'key'",
+// so a user can fix the namelist without reading code (ARCHITECTURE §5).
+#include "core/parameters.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace kosmo::core {
+namespace {
+
+constexpr const char* kOverrideSource = "(override)";
+
+std::string where(const std::string& source, int line, const std::string& block) {
+  return source + ":" + std::to_string(line) + ": &" + block + ": ";
+}
+
+std::string element_name(const ParameterSpec& spec, long long element) {
+  return spec.is_array() ? spec.name + "(" + std::to_string(element + 1) + ")" : spec.name;
+}
+
+std::string_view expected(ParameterType type) {
+  switch (type) {
+    case ParameterType::Integer: return "an integer";
+    case ParameterType::Real: return "a real";
+    case ParameterType::Logical: return "a logical (.true. or .false.)";
+    case ParameterType::String: return "a quoted string";
+  }
+  return "?";
+}
+
+std::string getter_for(const ParameterSpec& spec) {
+  switch (spec.type) {
+    case ParameterType::Integer: return spec.is_array() ? "get_int_array" : "get_int";
+    case ParameterType::Real: return spec.is_array() ? "get_real_array" : "get_real";
+    case ParameterType::Logical: return "get_bool";
+    case ParameterType::String: return "get_string";
+  }
+  return "?";
+}
+
+// Fortran exponent letters d and q mean e; from_chars refuses a leading '+'.
+std::string c_number(std::string_view text, bool real) {
+  if (!text.empty() && text[0] == '+') text.remove_prefix(1);
+  std::string out(text);
+  if (real)
+    for (char& c : out)
+      if (c == 'd' || c == 'D' || c == 'q' || c == 'Q') c = 'e';
+  return out;
+}
+
+ParameterValue convert(const ParameterSpec& spec, const ValueToken& token, const std::string& at,
+                       const std::string& what) {
+  switch (spec.type) {
+    case ParameterType::Integer:
+      if (token.kind == TokenKind::Integer) {
+        const std::string number = c_number(token.text, false);
+        long long value = 0;
+        const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+        KOSMO_REQUIRE(error == std::errc() && end == number.data() + number.size(),
+                      at << "'" << what << "' = " << token.text << " does not fit in a 64-bit integer");
+        return value;
+      }
+      break;
+    case ParameterType::Real:
+      if (token.kind == TokenKind::Integer || token.kind == TokenKind::Real) {
+        const std::string number = c_number(token.text, true);
+        double value = 0.0;
+        const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+        KOSMO_REQUIRE(error == std::errc() && end == number.data() + number.size(),
+                      at << "'" << what << "' = " << token.text << " is outside the range of a double");
+        return value;
+      }
+      break;
+    case ParameterType::Logical:
+      if (token.kind == TokenKind::Logical) return logical_token_value(token);
+      break;
+    case ParameterType::String:
+      if (token.kind == TokenKind::String) return token.string_value;
+      if (token.kind == TokenKind::Word)
+        KOSMO_FAIL(at << "'" << what << "' expects a quoted string, got " << token.text << " (write '" << token.text
+                      << "')");
+      break;
+  }
+  if (token.kind == TokenKind::String)
+    KOSMO_FAIL(at << "'" << what << "' expects " << expected(spec.type) << ", got the string " << token.text);
+  KOSMO_FAIL(at << "'" << what << "' expects " << expected(spec.type) << ", got '" << token.text << "'");
+}
+
+// Nearest name by edit distance, if it is close enough to be a plausible typo.
+const std::string* nearest(const std::string& name, const std::vector<const std::string*>& candidates) {
+  const std::string* best = nullptr;
+  int best_distance = 0;
+  for (const std::string* candidate : candidates) {
+    const int d = edit_distance(name, *candidate);
+    if (!best || d < best_distance) best = candidate, best_distance = d;
+  }
+  const int tolerance = std::max(2, static_cast<int>(name.size() + 1) / 2);
+  return best && best_distance <= tolerance ? best : nullptr;
+}
+
+[[noreturn]] void fail_unknown_block(const RawBlock& block, const std::string& source) {
+  if (find_unimplemented_block(block.name)) {
+    if (block.assignments.empty())
+      KOSMO_FAIL(where(source, block.line, block.name)
+                 << "&" << block.name << " is a RAMSES block that kosmo does not implement yet; remove it");
+    const RawAssignment& first = block.assignments.front();
+    if (find_unimplemented_parameter(block.name, first.key))
+      KOSMO_FAIL(where(source, first.line, block.name)
+                 << "'" << first.key << "' is a RAMSES parameter of &" << block.name
+                 << " that kosmo does not implement yet (the whole &" << block.name
+                 << " block is not implemented yet)");
+    KOSMO_FAIL(where(source, first.line, block.name)
+               << "&" << block.name << " is a RAMSES block that kosmo does not implement yet (first parameter '"
+               << first.key << "')");
+  }
+  std::vector<const std::string*> names;
+  std::string known;
+  for (const BlockSpec& b : schema_blocks()) names.push_back(&b.name), known += (known.empty() ? "&" : ", &") + b.name;
+  for (const BlockSpec& b : unimplemented_blocks()) names.push_back(&b.name);
+  const std::string* suggestion = nearest(block.name, names);
+  if (suggestion)
+    KOSMO_FAIL(where(source, block.line, block.name)
+               << "unknown block &" << block.name << " (did you mean &" << *suggestion << "?)");
+  KOSMO_FAIL(where(source, block.line, block.name)
+             << "unknown block &" << block.name << " (kosmo reads " << known << ")");
+}
+
+[[noreturn]] void fail_unknown_key(const RawBlock& block, const RawAssignment& assignment, const std::string& source) {
+  const std::string at = where(source, assignment.line, block.name);
+  const std::string& key = assignment.key;
+  if (find_unimplemented_parameter(block.name, key))
+    KOSMO_FAIL(at << "'" << key << "' is a RAMSES parameter of &" << block.name
+                  << " that kosmo does not implement yet");
+  for (const ParameterSpec& spec : parameter_schema())
+    if (spec.name == key)
+      KOSMO_FAIL(at << "unknown parameter '" << key << "' in &" << block.name << ": '" << key << "' belongs to &"
+                    << spec.block);
+  for (const UnimplementedParameter& other : unimplemented_parameters())
+    if (other.name == key)
+      KOSMO_FAIL(at << "unknown parameter '" << key << "' in &" << block.name << ": '" << key << "' belongs to &"
+                    << other.block << ", which kosmo does not implement yet");
+  std::vector<const std::string*> names;
+  std::string known;
+  for (const ParameterSpec& spec : parameter_schema())
+    if (spec.block == block.name) names.push_back(&spec.name), known += (known.empty() ? "" : ", ") + spec.name;
+  const std::size_t implemented = names.size();
+  for (const UnimplementedParameter& other : unimplemented_parameters())
+    if (other.block == block.name) names.push_back(&other.name);
+  const std::string* suggestion = nearest(key, names);
+  if (!suggestion)
+    KOSMO_FAIL(at << "unknown parameter '" << key << "' (parameters of &" << block.name << ": " << known << ")");
+  const bool pending =
+      std::find(names.begin() + static_cast<long>(implemented), names.end(), suggestion) != names.end();
+  KOSMO_FAIL(at << "unknown parameter '" << key << "' (did you mean '" << *suggestion << "'?"
+                << (pending ? " kosmo does not implement it yet" : "") << ")");
+}
+
+}  // namespace
+
+ParameterSet::ParameterSet() {
+  for (const ParameterSpec& spec : parameter_schema()) {
+    Entry entry;
+    entry.spec = &spec;
+    entry.values.assign(spec.is_array() ? static_cast<std::size_t>(spec.length) : 1u, spec.default_value);
+    entries_.push_back(std::move(entry));
+  }
+}
+
+ParameterSet ParameterSet::defaults() { return ParameterSet(); }
+
+ParameterSet ParameterSet::from_file(const std::string& path) {
+  ParameterSet set = defaults();
+  set.source_ = path;
+  set.apply(read_namelist_file(path), Origin::File);
+  set.validate();
+  return set;
+}
+
+ParameterSet ParameterSet::from_text(const std::string& text, const std::string& source_name) {
+  ParameterSet set = defaults();
+  set.source_ = source_name;
+  set.apply(parse_namelist(text, source_name), Origin::File);
+  set.validate();
+  return set;
+}
+
+void ParameterSet::set_from_text(std::string_view block, std::string_view assignment) {
+  std::string name(block);
+  if (!name.empty() && name[0] == '&') name.erase(0, 1);
+  KOSMO_REQUIRE(!name.empty() && std::isalpha(static_cast<unsigned char>(name[0])),
+                "set_from_text: invalid block name '" << block << "'");
+  const std::string text = "&" + name + " " + std::string(assignment) + "\n/\n";
+  ParameterSet updated = *this;  // all-or-nothing: apply to a copy, keep it only when valid
+  updated.apply(parse_namelist(text, kOverrideSource), Origin::Override);
+  updated.validate();
+  *this = std::move(updated);
+}
+
+void ParameterSet::apply(const ParsedNamelist& parsed, Origin origin) {
+  for (const RawBlock& block : parsed.blocks) {
+    if (!find_block(block.name)) fail_unknown_block(block, parsed.source);
+    for (const RawAssignment& assignment : block.assignments) {
+      const std::size_t i = index_of(block.name, assignment.key);
+      if (i == entries_.size()) fail_unknown_key(block, assignment, parsed.source);
+      assign(entries_[i], block, assignment, parsed.source, origin);
+    }
+  }
+}
+
+// Fortran semantics: the values fill elements from the start index on, a null leaves its element
+// alone, and a later assignment to the same key overwrites only the elements it names.
+void ParameterSet::assign(Entry& entry, const RawBlock& block, const RawAssignment& assignment,
+                          const std::string& source, Origin origin) {
+  const ParameterSpec& spec = *entry.spec;
+  const std::string at = where(source, assignment.line, block.name);
+  const long long length = spec.is_array() ? spec.length : 1;
+  long long first = 0;
+  if (assignment.index) {
+    const long long index = *assignment.index;
+    KOSMO_REQUIRE(spec.is_array(), at << "'" << spec.name << "' is a scalar and cannot be indexed as '" << spec.name
+                                      << "(" << index << ")'");
+    KOSMO_REQUIRE(index >= 1 && index <= length, at << "index " << index << " of '" << spec.name << "(" << index
+                                                    << ")' is out of bounds: " << spec.name << " has elements 1.."
+                                                    << length);
+    first = index - 1;
+  }
+  long long count = 0;
+  for (const ValueToken& token : assignment.values) count += std::min(token.repeat, length + 1);
+  if (!spec.is_array())
+    KOSMO_REQUIRE(count <= 1, at << "'" << spec.name << "' is a scalar but was given " << count << " values");
+  KOSMO_REQUIRE(first + count <= length, at << "too many values for '" << spec.name << "': " << count
+                                            << " values from element " << first + 1 << " on, but " << spec.name
+                                            << " has " << length << " elements");
+  long long element = first;
+  bool assigned = false;
+  for (const ValueToken& token : assignment.values) {
+    if (token.kind == TokenKind::Null) {
+      element += token.repeat;
+      continue;
+    }
+    const std::string token_at = where(source, token.line, block.name);
+    const std::string what = element_name(spec, element);
+    const ParameterValue value = convert(spec, token, token_at, what);
+    KOSMO_REQUIRE(value_allowed(spec, value),
+                  token_at << "'" << what << "' = " << format_value(value)
+                           << (spec.choices.empty() ? " is out of range: allowed " : " is not an allowed choice: ")
+                           << describe_allowed(spec));
+    for (long long r = 0; r < token.repeat; ++r) entry.values[static_cast<std::size_t>(element++)] = value;
+    assigned = true;
+  }
+  if (assigned) {
+    entry.origin = origin;
+    entry.line = assignment.line;
+  }
+}
+
+void ParameterSet::validate() const {
+  auto at = [this](std::string_view block, std::string_view name) {
+    const Entry& e = entries_[index_of(block, name)];
+    return location(e) + ": &" + e.spec->block + ": ";
+  };
+  auto set_by_user = [this](std::string_view block, std::string_view name) {
+    return entries_[index_of(block, name)].origin != Origin::Default;
+  };
+
+  const long long levelmin = get_int("AMR_PARAMS", "levelmin");
+  const long long levelmax = get_int("AMR_PARAMS", "levelmax");
+  KOSMO_REQUIRE(levelmax >= levelmin, at("AMR_PARAMS", set_by_user("AMR_PARAMS", "levelmax") ? "levelmax" : "levelmin")
+                                          << "levelmax = " << levelmax << " is smaller than levelmin = " << levelmin
+                                          << " (levelmax must be >= levelmin)");
+
+  const long long noutput = get_int("OUTPUT_PARAMS", "noutput");
+  for (const char* list : {"tout", "aout"}) {
+    const std::vector<double> values = get_real_array("OUTPUT_PARAMS", list);
+    KOSMO_REQUIRE(noutput <= static_cast<long long>(values.size()),
+                  at("OUTPUT_PARAMS", "noutput")
+                      << "noutput = " << noutput << " exceeds the length of " << list << " (" << values.size() << ")");
+    for (long long i = 1; i < noutput; ++i)
+      KOSMO_REQUIRE(values[i] >= values[i - 1],
+                    at("OUTPUT_PARAMS", set_by_user("OUTPUT_PARAMS", list) ? list : "noutput")
+                        << list << " must be non-decreasing over its first noutput = " << noutput << " entries, but "
+                        << list << "(" << i + 1 << ") = " << format_value(values[i]) << " < " << list << "(" << i
+                        << ") = " << format_value(values[i - 1]));
+  }
+}
+
+std::string ParameterSet::location(const Entry& entry) const {
+  switch (entry.origin) {
+    case Origin::File: return source_ + ":" + std::to_string(entry.line);
+    case Origin::Override: return std::string(kOverrideSource) + ":" + std::to_string(entry.line);
+    case Origin::Default: break;
+  }
+  return source_;
+}
+
+std::size_t ParameterSet::index_of(std::string_view block, std::string_view name) const {
+  const ParameterSpec* spec = find_parameter(block, name);
+  if (!spec) return entries_.size();
+  // Entries follow the schema order, so the row number is the index.
+  return static_cast<std::size_t>(spec - parameter_schema().data());
+}
+
+const ParameterSet::Entry& ParameterSet::entry(std::string_view block, std::string_view name, ParameterType type,
+                                               bool array, std::string_view getter) const {
+  const std::size_t i = index_of(block, name);
+  KOSMO_REQUIRE(i < entries_.size(),
+                getter << "(\"" << block << "\", \"" << name << "\"): no such parameter in kosmo's schema");
+  const Entry& e = entries_[i];
+  KOSMO_REQUIRE(e.spec->type == type && e.spec->is_array() == array,
+                getter << "(\"" << block << "\", \"" << name << "\"): &" << e.spec->block << " " << e.spec->name
+                       << " is " << (e.spec->is_array() ? "an array of " : "a ") << type_name(e.spec->type) << "; use "
+                       << getter_for(*e.spec));
+  return e;
+}
+
+long long ParameterSet::get_int(std::string_view block, std::string_view name) const {
+  return std::get<long long>(entry(block, name, ParameterType::Integer, false, "get_int").values[0]);
+}
+
+double ParameterSet::get_real(std::string_view block, std::string_view name) const {
+  return std::get<double>(entry(block, name, ParameterType::Real, false, "get_real").values[0]);
+}
+
+bool ParameterSet::get_bool(std::string_view block, std::string_view name) const {
+  return std::get<bool>(entry(block, name, ParameterType::Logical, false, "get_bool").values[0]);
+}
+
+std::string ParameterSet::get_string(std::string_view block, std::string_view name) const {
+  return std::get<std::string>(entry(block, name, ParameterType::String, false, "get_string").values[0]);
+}
+
+std::vector<long long> ParameterSet::get_int_array(std::string_view block, std::string_view name) const {
+  std::vector<long long> out;
+  for (const ParameterValue& v : entry(block, name, ParameterType::Integer, true, "get_int_array").values)
+    out.push_back(std::get<long long>(v));
+  return out;
+}
+
+std::vector<double> ParameterSet::get_real_array(std::string_view block, std::string_view name) const {
+  std::vector<double> out;
+  for (const ParameterValue& v : entry(block, name, ParameterType::Real, true, "get_real_array").values)
+    out.push_back(std::get<double>(v));
+  return out;
+}
+
+bool ParameterSet::from_file(std::string_view block, std::string_view name) const {
+  const std::size_t i = index_of(block, name);
+  KOSMO_REQUIRE(i < entries_.size(),
+                "from_file(\"" << block << "\", \"" << name << "\"): no such parameter in kosmo's schema");
+  return entries_[i].origin == Origin::File;
+}
+
+const std::string& ParameterSet::source() const { return source_; }
+
+std::vector<ResolvedParameter> ParameterSet::resolved() const {
+  std::vector<ResolvedParameter> out;
+  for (const Entry& e : entries_)
+    out.push_back({e.spec->block, e.spec->name,
+                   e.spec->is_array() ? format_values(e.values) : format_value(e.values[0]), e.origin == Origin::File});
+  return out;
+}
+
+std::string ParameterSet::to_namelist() const {
+  std::ostringstream out;
+  out << "! kosmo parameters resolved from " << source_ << "\n";
+  const std::vector<ResolvedParameter> all = resolved();
+  for (const BlockSpec& block : schema_blocks()) {
+    out << "&" << block.name << "\n";
+    for (const ResolvedParameter& p : all)
+      if (p.block == block.name) out << "  " << p.name << " = " << p.value << "\n";
+    out << "/\n";
+  }
+  return out.str();
+}
+
+std::string ParameterSet::summary() const {
+  const std::vector<ResolvedParameter> all = resolved();
+  std::size_t block_width = 5, name_width = 3;
+  for (const ResolvedParameter& p : all) {
+    block_width = std::max(block_width, p.block.size());
+    name_width = std::max(name_width, p.name.size());
+  }
+  auto pad = [](const std::string& s, std::size_t width) { return s + std::string(width - s.size(), ' '); };
+  std::ostringstream out;
+  out << "Parameters from " << source_ << " (* set in the file, + overridden, blank = default)\n";
+  out << "    " << pad("block", block_width) << "  " << pad("key", name_width) << "  value\n";
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const char mark = entries_[i].origin == Origin::File ? '*' : entries_[i].origin == Origin::Override ? '+' : ' ';
+    out << "  " << mark << ' ' << pad(all[i].block, block_width) << "  " << pad(all[i].name, name_width) << "  "
+        << all[i].value << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace kosmo::core

@@ -1,0 +1,641 @@
+// ParameterSet: namelist values checked against the schema, typed getters, printing, and every
+// error a user can make, each reported with file, line, block and key.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/parameters.hpp"
+
+namespace kosmo::core {
+namespace {
+
+ParameterSet load(const std::string& text) { return ParameterSet::from_text(text, "params.nml"); }
+
+std::string load_error(const std::string& text) {
+  try {
+    load(text);
+  } catch (const kosmo::Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no kosmo::Error for:\n" << text;
+  return "";
+}
+
+void expect_contains(const std::string& message, const std::vector<std::string>& fragments) {
+  for (const std::string& fragment : fragments)
+    EXPECT_NE(message.find(fragment), std::string::npos) << "'" << fragment << "' missing from: " << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << "message must be one line: " << message;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = (std::filesystem::path(::testing::TempDir()) / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+// A namelist as RAMSES users write them: header text, comments, mixed case, several blocks.
+const char* const kRealisticNamelist = R"(This namelist runs the refined sphere test.
+It was adapted from a RAMSES namelist; RAMSES ignores text outside blocks, and so does kosmo.
+
+&RUN_PARAMS
+problem='refined_sphere'   ! the built-in showcase
+Verbose=.False.
+nstepmax=200
+/
+
+&AMR_PARAMS
+levelmin=3
+LEVELMAX=6
+ngridmax=200000            ! no effect in kosmo: pools grow on demand
+nexpand=2,2,1
+boxlen=1.0d0
+/
+
+&REFINE_PARAMS
+x_refine=3*0.5
+y_refine=3*0.5
+z_refine=3*0.5
+r_refine=0.3,0.2,0.1
+interpol_type=2
+/
+
+&OUTPUT_PARAMS
+noutput=3
+tout=0.1,0.2,
+     0.3
+foutput=50
+/
+
+&UNITS_PARAMS
+units_density=1.6726d-24   ! proton mass per cm^3
+units_time=3.156d13
+units_length=3.086d18
+/
+)";
+
+// ---- values ----
+
+TEST(Parameters, DefaultsAreRamsesDefaults) {
+  const ParameterSet p = ParameterSet::defaults();
+  EXPECT_EQ(p.source(), "(defaults)");
+  EXPECT_EQ(p.get_int("RUN_PARAMS", "ndim"), 3);
+  EXPECT_EQ(p.get_string("RUN_PARAMS", "problem"), "refined_sphere");
+  EXPECT_FALSE(p.get_bool("RUN_PARAMS", "verbose"));
+  EXPECT_EQ(p.get_int("RUN_PARAMS", "nstepmax"), 1000000);
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmin"), 1);
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmax"), 1);
+  EXPECT_EQ(p.get_int_array("AMR_PARAMS", "nexpand"), std::vector<long long>(100, 1));
+  EXPECT_EQ(p.get_real("AMR_PARAMS", "boxlen"), 1.0);
+  EXPECT_EQ(p.get_real_array("REFINE_PARAMS", "r_refine"), std::vector<double>(100, -1.0));
+  EXPECT_EQ(p.get_real_array("REFINE_PARAMS", "exp_refine"), std::vector<double>(100, 2.0));
+  EXPECT_EQ(p.get_int("REFINE_PARAMS", "interpol_type"), 1);
+  EXPECT_EQ(p.get_int("OUTPUT_PARAMS", "noutput"), 1);
+  EXPECT_EQ(p.get_real_array("OUTPUT_PARAMS", "tout"), std::vector<double>(1000, 0.0));
+  EXPECT_EQ(p.get_real_array("OUTPUT_PARAMS", "aout"), std::vector<double>(1000, 1.1));
+  EXPECT_EQ(p.get_int("OUTPUT_PARAMS", "foutput"), 1000000);
+  EXPECT_EQ(p.get_real("UNITS_PARAMS", "units_length"), 1.0);
+  EXPECT_FALSE(p.from_file("AMR_PARAMS", "levelmax"));
+  EXPECT_NO_THROW(p.validate());
+  EXPECT_EQ(ParameterSet().get_int("AMR_PARAMS", "levelmax"), 1);
+}
+
+TEST(Parameters, RealisticRamsesNamelist) {
+  const ParameterSet p = load(kRealisticNamelist);
+  EXPECT_EQ(p.source(), "params.nml");
+  EXPECT_EQ(p.get_int("RUN_PARAMS", "nstepmax"), 200);
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmin"), 3);
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmax"), 6);
+  const std::vector<long long> nexpand = p.get_int_array("AMR_PARAMS", "nexpand");
+  EXPECT_EQ(nexpand[0], 2);
+  EXPECT_EQ(nexpand[1], 2);
+  EXPECT_EQ(nexpand[2], 1);
+  EXPECT_EQ(nexpand[99], 1);
+  EXPECT_EQ(p.get_real_array("REFINE_PARAMS", "x_refine")[2], 0.5);
+  EXPECT_EQ(p.get_real_array("REFINE_PARAMS", "x_refine")[3], 0.0);
+  EXPECT_EQ(p.get_real_array("REFINE_PARAMS", "r_refine")[2], 0.1);
+  EXPECT_EQ(p.get_real_array("REFINE_PARAMS", "r_refine")[3], -1.0);
+  EXPECT_EQ(p.get_int("REFINE_PARAMS", "interpol_type"), 2);
+  const std::vector<double> tout = p.get_real_array("OUTPUT_PARAMS", "tout");
+  EXPECT_EQ(tout[0], 0.1);
+  EXPECT_EQ(tout[2], 0.3);
+  EXPECT_EQ(p.get_real("UNITS_PARAMS", "units_density"), 1.6726e-24);
+  EXPECT_TRUE(p.from_file("AMR_PARAMS", "levelmax"));
+  EXPECT_TRUE(p.from_file("amr_params", "NEXPAND"));
+  EXPECT_FALSE(p.from_file("AMR_PARAMS", "nx"));
+}
+
+TEST(Parameters, GettersAreCaseInsensitiveAndAcceptAmpersand) {
+  const ParameterSet p = load("&AMR_PARAMS levelmax=4 /");
+  EXPECT_EQ(p.get_int("amr_params", "LevelMax"), 4);
+  EXPECT_EQ(p.get_int("&AMR_PARAMS", "levelmax"), 4);
+}
+
+TEST(Parameters, RealLiteralForms) {
+  const std::vector<std::pair<std::string, double>> forms = {
+      {"1d-3", 1e-3}, {"1D+5", 1e5}, {"1e5", 1e5}, {"1.", 1.0}, {".5", 0.5}, {"2.5d0", 2.5}, {"+1.5E-2", 1.5e-2}};
+  for (const auto& [text, value] : forms)
+    EXPECT_EQ(load("&AMR_PARAMS boxlen=" + text + " /").get_real("AMR_PARAMS", "boxlen"), value) << text;
+  EXPECT_EQ(load("&REFINE_PARAMS r_refine=-2.5d0 /").get_real_array("REFINE_PARAMS", "r_refine")[0], -2.5);
+}
+
+TEST(Parameters, IntegerLiteralAcceptedForRealKey) {
+  EXPECT_EQ(load("&AMR_PARAMS boxlen=2 /").get_real("AMR_PARAMS", "boxlen"), 2.0);
+}
+
+TEST(Parameters, IntegerForms) {
+  EXPECT_EQ(load("&RUN_PARAMS nstepmax=+12 /").get_int("RUN_PARAMS", "nstepmax"), 12);
+  EXPECT_EQ(load("&RUN_PARAMS nstepmax=9000000000 /").get_int("RUN_PARAMS", "nstepmax"), 9000000000LL);
+}
+
+TEST(Parameters, LogicalForms) {
+  for (const std::string t : {".true.", "T", ".t.", "true", "TRUE", ".True."})
+    EXPECT_TRUE(load("&RUN_PARAMS verbose=" + t + " /").get_bool("RUN_PARAMS", "verbose")) << t;
+  for (const std::string f : {".false.", "F", ".f.", "false", "f"})
+    EXPECT_FALSE(load("&RUN_PARAMS verbose=" + f + " /").get_bool("RUN_PARAMS", "verbose")) << f;
+}
+
+TEST(Parameters, StringValueWithDoubleQuotes) {
+  EXPECT_EQ(load("&RUN_PARAMS problem=\"refined_sphere\" /").get_string("RUN_PARAMS", "problem"), "refined_sphere");
+}
+
+TEST(Parameters, ArrayAcrossLinesWithMixedSeparators) {
+  const ParameterSet p = load("&OUTPUT_PARAMS noutput=4\n tout = 1 2,\n  3\n , 4 /");
+  const std::vector<double> tout = p.get_real_array("OUTPUT_PARAMS", "tout");
+  EXPECT_EQ((std::vector<double>(tout.begin(), tout.begin() + 5)), (std::vector<double>{1, 2, 3, 4, 0}));
+}
+
+TEST(Parameters, RepeatCounts) {
+  const std::vector<long long> nexpand = load("&AMR_PARAMS nexpand=3*4,2 /").get_int_array("AMR_PARAMS", "nexpand");
+  EXPECT_EQ((std::vector<long long>(nexpand.begin(), nexpand.begin() + 5)), (std::vector<long long>{4, 4, 4, 2, 1}));
+}
+
+TEST(Parameters, IndexedAssignmentStartsAListAtThatElement) {
+  const ParameterSet p = load("&REFINE_PARAMS x_refine(3)=0.5,0.6 /");
+  const std::vector<double> x = p.get_real_array("REFINE_PARAMS", "x_refine");
+  EXPECT_EQ((std::vector<double>(x.begin(), x.begin() + 5)), (std::vector<double>{0, 0, 0.5, 0.6, 0}));
+  EXPECT_TRUE(p.from_file("REFINE_PARAMS", "x_refine"));
+}
+
+TEST(Parameters, IndexedAssignmentOfTheLastElement) {
+  EXPECT_EQ(load("&OUTPUT_PARAMS tout(1000)=7 /").get_real_array("OUTPUT_PARAMS", "tout")[999], 7.0);
+}
+
+TEST(Parameters, NullValueKeepsTheDefault) {
+  const std::vector<double> r = load("&REFINE_PARAMS r_refine=0.5,,0.7 /").get_real_array("REFINE_PARAMS", "r_refine");
+  EXPECT_EQ((std::vector<double>(r.begin(), r.begin() + 4)), (std::vector<double>{0.5, -1, 0.7, -1}));
+}
+
+TEST(Parameters, OnlyNullValuesDoNotMarkTheKeyAsFromFile) {
+  const ParameterSet p = load("&AMR_PARAMS nexpand=, /");
+  EXPECT_FALSE(p.from_file("AMR_PARAMS", "nexpand"));
+  EXPECT_EQ(p.get_int_array("AMR_PARAMS", "nexpand")[0], 1);
+}
+
+TEST(Parameters, KeyAssignedTwiceLastWins) {
+  EXPECT_EQ(load("&AMR_PARAMS levelmax=5\n levelmax=6 /").get_int("AMR_PARAMS", "levelmax"), 6);
+  // Fortran: the second assignment overwrites only the elements it names.
+  const std::vector<long long> n =
+      load("&AMR_PARAMS nexpand=5,6,7\n nexpand=8 /").get_int_array("AMR_PARAMS", "nexpand");
+  EXPECT_EQ((std::vector<long long>(n.begin(), n.begin() + 3)), (std::vector<long long>{8, 6, 7}));
+}
+
+TEST(Parameters, SeveralAssignmentsOnOneLine) {
+  const ParameterSet p = load("&AMR_PARAMS levelmin=3, levelmax=7 nx=2 /");
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmin"), 3);
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmax"), 7);
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "nx"), 2);
+}
+
+TEST(Parameters, EndTerminatorAndCaseInsensitiveNames) {
+  const ParameterSet p = load("&amr_params\n  LevelMax=3\n&end\n");
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmax"), 3);
+}
+
+TEST(Parameters, FromFileReadsAndNamesTheFile) {
+  const std::string path = write_temp("kosmo_test_params.nml", kRealisticNamelist);
+  const ParameterSet p = ParameterSet::from_file(path);
+  EXPECT_EQ(p.source(), path);
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmax"), 6);
+  std::filesystem::remove(path);
+}
+
+// ---- printing ----
+
+TEST(ParameterPrinting, ResolvedValuesInNamelistSyntax) {
+  const ParameterSet p =
+      load("&OUTPUT_PARAMS noutput=2 tout=0.5,1 /\n&RUN_PARAMS verbose=T /\n&AMR_PARAMS boxlen=1d-5 /");
+  std::map<std::string, ResolvedParameter> by_key;
+  for (const ResolvedParameter& r : p.resolved()) by_key[r.block + "." + r.name] = r;
+  EXPECT_EQ(by_key.at("AMR_PARAMS.nexpand").value, "100*1");
+  EXPECT_EQ(by_key.at("OUTPUT_PARAMS.tout").value, "0.5, 1, 998*0");
+  EXPECT_TRUE(by_key.at("OUTPUT_PARAMS.tout").from_file);
+  EXPECT_EQ(by_key.at("AMR_PARAMS.boxlen").value, "1e-05");
+  EXPECT_EQ(by_key.at("RUN_PARAMS.verbose").value, ".true.");
+  EXPECT_EQ(by_key.at("RUN_PARAMS.problem").value, "'refined_sphere'");
+  EXPECT_FALSE(by_key.at("RUN_PARAMS.problem").from_file);
+  EXPECT_EQ(by_key.at("REFINE_PARAMS.r_refine").value, "100*-1");
+  EXPECT_EQ(by_key.at("OUTPUT_PARAMS.noutput").value, "2");
+  EXPECT_EQ(by_key.size(), parameter_schema().size());
+  EXPECT_EQ(p.resolved().front().name, parameter_schema().front().name);  // schema order
+}
+
+TEST(ParameterPrinting, FormatValueShortestRoundTrip) {
+  EXPECT_EQ(format_value(0.1), "0.1");
+  EXPECT_EQ(format_value(1e-5), "1e-05");
+  EXPECT_EQ(format_value(1.0), "1");
+  EXPECT_EQ(format_value(7LL), "7");
+  EXPECT_EQ(format_value(false), ".false.");
+  EXPECT_EQ(format_value(std::string("it's")), "'it''s'");
+  EXPECT_EQ(format_values({1LL, 1LL, 2LL, 1LL}), "2*1, 2, 1");
+}
+
+TEST(ParameterPrinting, ResolvedSetParsesBackBitExactly) {
+  const ParameterSet original = load(
+      "&RUN_PARAMS verbose=T nstepmax=123456789012 /\n"
+      "&AMR_PARAMS levelmin=2 levelmax=9 boxlen=0.1 nexpand=3*2,0,5 /\n"
+      "&REFINE_PARAMS x_refine=0.3333333333333333,1e-300,5e-324 r_refine=1.7976931348623157d308,-0.0 /\n"
+      "&OUTPUT_PARAMS noutput=3 tout=0.1,0.2,0.30000000000000004 aout(1000)=2 delta_tout=1d-7 /\n"
+      "&UNITS_PARAMS units_density=1.6726219d-24 units_time=3.15576d16 /\n");
+  const ParameterSet copy = ParameterSet::from_text(original.to_namelist(), "roundtrip.nml");
+  const std::vector<ResolvedParameter> a = original.resolved();
+  const std::vector<ResolvedParameter> b = copy.resolved();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].value, b[i].value) << a[i].name;
+  for (const ParameterSpec& spec : parameter_schema()) {
+    if (spec.type == ParameterType::Real) {
+      const std::vector<double> x = spec.is_array() ? original.get_real_array(spec.block, spec.name)
+                                                    : std::vector<double>{original.get_real(spec.block, spec.name)};
+      const std::vector<double> y = spec.is_array() ? copy.get_real_array(spec.block, spec.name)
+                                                    : std::vector<double>{copy.get_real(spec.block, spec.name)};
+      for (std::size_t i = 0; i < x.size(); ++i) EXPECT_TRUE(same_bits(x[i], y[i])) << spec.name << i;
+    } else if (spec.type == ParameterType::Integer) {
+      if (spec.is_array())
+        EXPECT_EQ(original.get_int_array(spec.block, spec.name), copy.get_int_array(spec.block, spec.name));
+      else
+        EXPECT_EQ(original.get_int(spec.block, spec.name), copy.get_int(spec.block, spec.name));
+    }
+  }
+  EXPECT_TRUE(same_bits(copy.get_real_array("REFINE_PARAMS", "r_refine")[1], -0.0));
+  EXPECT_EQ(copy.get_real_array("REFINE_PARAMS", "x_refine")[2], 5e-324);
+}
+
+TEST(ParameterPrinting, EachResolvedValueParsesBackThroughSetFromText) {
+  const ParameterSet original = load(kRealisticNamelist);
+  // One override per block, so that levelmin and levelmax are checked together.
+  ParameterSet copy;
+  for (const BlockSpec& block : schema_blocks()) {
+    std::string assignments;
+    for (const ResolvedParameter& r : original.resolved())
+      if (r.block == block.name) assignments += r.name + " = " + r.value + "\n";
+    copy.set_from_text(block.name, assignments);
+  }
+  for (std::size_t i = 0; i < original.resolved().size(); ++i)
+    EXPECT_EQ(original.resolved()[i].value, copy.resolved()[i].value);
+}
+
+TEST(ParameterPrinting, SummaryMarksFileValuesAndCompressesArrays) {
+  ParameterSet p = load("&AMR_PARAMS levelmax=7 /");
+  p.set_from_text("RUN_PARAMS", "ndim=2");
+  const std::string summary = p.summary();
+  std::istringstream lines(summary);
+  std::string line;
+  bool levelmax = false, ndim = false, nexpand = false, boxlen = false;
+  while (std::getline(lines, line)) {
+    if (line.find("levelmax") != std::string::npos)
+      levelmax = line.find("* AMR_PARAMS") != std::string::npos && line.find(" 7") != std::string::npos;
+    if (line.find("ndim") != std::string::npos) ndim = line.find("+ RUN_PARAMS") != std::string::npos;
+    if (line.find("nexpand") != std::string::npos) nexpand = line.find("100*1") != std::string::npos;
+    if (line.find("boxlen") != std::string::npos)
+      boxlen = line.find("  AMR_PARAMS") != std::string::npos && line.find('*') == std::string::npos;
+  }
+  EXPECT_TRUE(levelmax && ndim && nexpand && boxlen) << summary;
+  EXPECT_NE(summary.find("params.nml"), std::string::npos);
+}
+
+// ---- set_from_text ----
+
+TEST(ParameterOverride, AppliesAndIsNotMarkedFromFile) {
+  ParameterSet p = load("&RUN_PARAMS ndim=3 /");
+  EXPECT_TRUE(p.from_file("RUN_PARAMS", "ndim"));
+  p.set_from_text("RUN_PARAMS", "ndim=2");
+  EXPECT_EQ(p.get_int("RUN_PARAMS", "ndim"), 2);
+  EXPECT_FALSE(p.from_file("RUN_PARAMS", "ndim"));
+  EXPECT_EQ(p.source(), "params.nml");
+}
+
+TEST(ParameterOverride, SeveralAssignmentsAreCheckedTogether) {
+  ParameterSet p;
+  p.set_from_text("&amr_params", "levelmin=8, levelmax=10");
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmin"), 8);
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmax"), 10);
+}
+
+TEST(ParameterOverride, InvalidOverrideLeavesTheSetUnchanged) {
+  ParameterSet p = load("&AMR_PARAMS levelmax=7 /");
+  try {
+    p.set_from_text("AMR_PARAMS", "levelmax=3, levelmin=5");
+    ADD_FAILURE() << "no error";
+  } catch (const kosmo::Error& e) {
+    expect_contains(e.what(), {"(override):1:", "&AMR_PARAMS", "levelmax", "levelmin"});
+  }
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmax"), 7);
+  EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmin"), 1);
+  try {
+    p.set_from_text("AMR_PARAMS", "levlmax=3");
+    ADD_FAILURE() << "no error";
+  } catch (const kosmo::Error& e) {
+    expect_contains(e.what(), {"(override):1:", "&AMR_PARAMS", "'levlmax'", "did you mean 'levelmax'"});
+  }
+}
+
+// ---- programming errors ----
+
+TEST(ParameterGetters, UnknownKeyOrWrongTypeIsAProgrammingError) {
+  const ParameterSet p;
+  EXPECT_THROW(p.get_int("AMR_PARAMS", "nosuchkey"), kosmo::Error);
+  EXPECT_THROW(p.get_int("NO_PARAMS", "levelmax"), kosmo::Error);
+  EXPECT_THROW(p.get_real("AMR_PARAMS", "levelmax"), kosmo::Error);
+  EXPECT_THROW(p.get_int("AMR_PARAMS", "nexpand"), kosmo::Error);
+  EXPECT_THROW(p.get_int_array("AMR_PARAMS", "levelmax"), kosmo::Error);
+  EXPECT_THROW(p.get_string("RUN_PARAMS", "verbose"), kosmo::Error);
+  EXPECT_THROW(p.from_file("AMR_PARAMS", "nosuchkey"), kosmo::Error);
+  try {
+    p.get_real("AMR_PARAMS", "levelmax");
+  } catch (const kosmo::Error& e) {
+    expect_contains(e.what(), {"get_real", "levelmax", "integer", "use get_int"});
+  }
+}
+
+// ---- user errors: each names file, line, block and key ----
+
+TEST(ParameterErrors, UnknownBlockSuggestsNearest) {
+  expect_contains(load_error("text\n&AMR_PARAM\nlevelmax=3 /"),
+                  {"params.nml:2:", "&AMR_PARAM", "unknown block", "did you mean &AMR_PARAMS?"});
+}
+
+TEST(ParameterErrors, UnknownBlockFarFromAnyNameListsTheBlocks) {
+  expect_contains(load_error("&XYZZY a=1 /"), {"params.nml:1:", "&XYZZY", "unknown block", "&RUN_PARAMS"});
+}
+
+TEST(ParameterErrors, UnknownKeySuggestsNearest) {
+  expect_contains(load_error("&AMR_PARAMS\n\n levlmax=7\n/"),
+                  {"params.nml:3:", "&AMR_PARAMS", "unknown parameter 'levlmax' (did you mean 'levelmax'?)"});
+}
+
+TEST(ParameterErrors, UnknownKeyFarFromAnyNameListsTheKeys) {
+  expect_contains(load_error("&UNITS_PARAMS qqqqqqqqqqqqqq=1 /"),
+                  {"params.nml:1:", "&UNITS_PARAMS", "'qqqqqqqqqqqqqq'", "units_density"});
+}
+
+TEST(ParameterErrors, UnknownKeyNearAnUnimplementedKey) {
+  expect_contains(load_error("&RUN_PARAMS nsubcyle=2 /"),
+                  {"params.nml:1:", "&RUN_PARAMS", "'nsubcyle'", "did you mean 'nsubcycle'", "not implement"});
+}
+
+TEST(ParameterErrors, KeyThatBelongsToAnotherBlock) {
+  expect_contains(load_error("&RUN_PARAMS\n boxlen=2 /"),
+                  {"params.nml:2:", "&RUN_PARAMS", "'boxlen' belongs to &AMR_PARAMS"});
+}
+
+TEST(ParameterErrors, KeyThatBelongsToAnUnimplementedBlock) {
+  expect_contains(load_error("&RUN_PARAMS\n gamma=1.4 /"),
+                  {"params.nml:2:", "&RUN_PARAMS", "'gamma' belongs to &HYDRO_PARAMS", "not implement"});
+}
+
+TEST(ParameterErrors, UnimplementedRamsesKey) {
+  expect_contains(load_error("&RUN_PARAMS\n hydro=.true.\n/"),
+                  {"params.nml:2:", "&RUN_PARAMS",
+                   "'hydro' is a RAMSES parameter of &RUN_PARAMS that kosmo does not implement yet"});
+  expect_contains(load_error("&AMR_PARAMS npartmax=100 /"), {"params.nml:1:", "'npartmax'", "not implement yet"});
+}
+
+TEST(ParameterErrors, UnimplementedRamsesBlock) {
+  expect_contains(load_error("&HYDRO_PARAMS\n  riemann='hllc'\n/"),
+                  {"params.nml:2:", "&HYDRO_PARAMS",
+                   "'riemann' is a RAMSES parameter of &HYDRO_PARAMS that kosmo does not implement yet"});
+  expect_contains(load_error("\n&COOLING_PARAMS\n/"),
+                  {"params.nml:2:", "&COOLING_PARAMS", "RAMSES block that kosmo does not implement yet"});
+  expect_contains(load_error("&SF_PARAMS\n m_star=1 /"), {"params.nml:2:", "&SF_PARAMS", "'m_star'", "not implement"});
+}
+
+TEST(ParameterErrors, WrongTypeRealGotWord) {
+  expect_contains(load_error("&AMR_PARAMS\n boxlen=abc /"),
+                  {"params.nml:2:", "&AMR_PARAMS", "'boxlen' expects a real, got 'abc'"});
+}
+
+TEST(ParameterErrors, WrongTypeRealLiteralForIntegerKey) {
+  expect_contains(load_error("&AMR_PARAMS levelmax=7.5 /"),
+                  {"params.nml:1:", "&AMR_PARAMS", "'levelmax' expects an integer, got '7.5'"});
+  expect_contains(load_error("&AMR_PARAMS levelmax=1d1 /"), {"params.nml:1:", "'levelmax' expects an integer"});
+}
+
+TEST(ParameterErrors, WrongTypeLogical) {
+  expect_contains(load_error("&RUN_PARAMS verbose=1 /"),
+                  {"params.nml:1:", "&RUN_PARAMS", "'verbose' expects a logical", "got '1'"});
+}
+
+TEST(ParameterErrors, WrongTypeStringForNumber) {
+  expect_contains(load_error("&AMR_PARAMS nx='2' /"),
+                  {"params.nml:1:", "&AMR_PARAMS", "'nx' expects an integer, got the string '2'"});
+}
+
+TEST(ParameterErrors, UnquotedString) {
+  expect_contains(load_error("&RUN_PARAMS problem=refined_sphere /"),
+                  {"params.nml:1:", "&RUN_PARAMS", "'problem' expects a quoted string", "'refined_sphere'"});
+}
+
+TEST(ParameterErrors, WrongTypeInsideAnArrayNamesTheElement) {
+  expect_contains(load_error("&OUTPUT_PARAMS noutput=3\n tout=1,\n 2,x /"),
+                  {"params.nml:3:", "&OUTPUT_PARAMS", "'tout(3)' expects a real, got 'x'"});
+}
+
+TEST(ParameterErrors, OutOfRange) {
+  expect_contains(load_error("&AMR_PARAMS\n levelmax=200 /"),
+                  {"params.nml:2:", "&AMR_PARAMS", "'levelmax' = 200 is out of range", "1 <= levelmax <= 100"});
+  expect_contains(load_error("&AMR_PARAMS boxlen=0 /"), {"params.nml:1:", "'boxlen' = 0", "boxlen > 0"});
+  expect_contains(load_error("&RUN_PARAMS ndim=4 /"), {"params.nml:1:", "&RUN_PARAMS", "1 <= ndim <= 3"});
+}
+
+TEST(ParameterErrors, OutOfRangeArrayElement) {
+  expect_contains(load_error("&AMR_PARAMS nexpand=1,-1 /"),
+                  {"params.nml:1:", "&AMR_PARAMS", "'nexpand(2)' = -1 is out of range", "nexpand >= 0"});
+}
+
+TEST(ParameterErrors, NotAnAllowedChoice) {
+  expect_contains(
+      load_error("&RUN_PARAMS\nproblem='sedov'\n/"),
+      {"params.nml:2:", "&RUN_PARAMS", "'problem' = 'sedov' is not an allowed choice", "one of 'refined_sphere'"});
+}
+
+TEST(ParameterErrors, IndexOutOfBounds) {
+  expect_contains(load_error("&OUTPUT_PARAMS\n tout(2000)=1 /"),
+                  {"params.nml:2:", "&OUTPUT_PARAMS", "index 2000", "'tout(2000)'", "out of bounds", "1..1000"});
+  expect_contains(load_error("&OUTPUT_PARAMS tout(0)=1 /"), {"params.nml:1:", "'tout(0)'", "out of bounds"});
+}
+
+TEST(ParameterErrors, IndexingAScalar) {
+  expect_contains(load_error("&AMR_PARAMS levelmax(2)=3 /"),
+                  {"params.nml:1:", "&AMR_PARAMS", "'levelmax' is a scalar", "'levelmax(2)'"});
+}
+
+TEST(ParameterErrors, TooManyValuesForAnArray) {
+  expect_contains(load_error("&AMR_PARAMS\n nexpand=101*1 /"),
+                  {"params.nml:2:", "&AMR_PARAMS", "too many values for 'nexpand'", "100 elements"});
+  expect_contains(load_error("&REFINE_PARAMS x_refine(99)=1,2,3 /"),
+                  {"params.nml:1:", "&REFINE_PARAMS", "too many values for 'x_refine'", "element 99"});
+}
+
+TEST(ParameterErrors, ScalarGivenSeveralValues) {
+  expect_contains(load_error("&AMR_PARAMS\n levelmax=3,4 /"),
+                  {"params.nml:2:", "&AMR_PARAMS", "'levelmax' is a scalar but was given 2 values"});
+}
+
+TEST(ParameterErrors, IntegerTooLarge) {
+  expect_contains(load_error("&RUN_PARAMS nstepmax=99999999999999999999 /"),
+                  {"params.nml:1:", "&RUN_PARAMS", "'nstepmax'", "64-bit"});
+}
+
+TEST(ParameterErrors, RealOutOfDoubleRange) {
+  expect_contains(load_error("&AMR_PARAMS boxlen=1d400 /"), {"params.nml:1:", "&AMR_PARAMS", "'boxlen'", "double"});
+}
+
+TEST(ParameterErrors, SyntaxErrorsComeThroughWithFileName) {
+  expect_contains(load_error("&RUN_PARAMS\n problem='refined_sphere\n/"),
+                  {"params.nml:2:", "&RUN_PARAMS", "'problem'", "unterminated string"});
+  expect_contains(load_error("&AMR_PARAMS\n levelmax=3\n"),
+                  {"params.nml:1:", "&AMR_PARAMS", "not closed", "'levelmax'"});
+  expect_contains(load_error("&AMR_PARAMS levelmax 3 /"),
+                  {"params.nml:1:", "&AMR_PARAMS", "missing '='", "'levelmax'"});
+  expect_contains(load_error("&AMR_PARAMS levelmax=3 /\n&AMR_PARAMS levelmin=1 /"),
+                  {"params.nml:2:", "&AMR_PARAMS", "lines 1 and 2"});
+}
+
+TEST(ParameterErrors, MissingFile) {
+  const std::string path = (std::filesystem::path(::testing::TempDir()) / "kosmo_missing_x.nml").string();
+  try {
+    ParameterSet::from_file(path);
+    ADD_FAILURE() << "no error";
+  } catch (const kosmo::Error& e) {
+    expect_contains(e.what(), {"cannot open namelist file '" + path + "'"});
+  }
+  try {
+    ParameterSet::from_file(::testing::TempDir());
+    ADD_FAILURE() << "no error for a directory";
+  } catch (const kosmo::Error& e) {
+    expect_contains(e.what(), {"cannot open namelist file"});
+  }
+}
+
+TEST(ParameterErrors, ErrorsInAFileNameTheFile) {
+  const std::string path = write_temp("kosmo_bad_params.nml", "&AMR_PARAMS\n levlmax=7\n/\n");
+  try {
+    ParameterSet::from_file(path);
+    ADD_FAILURE() << "no error";
+  } catch (const kosmo::Error& e) {
+    expect_contains(e.what(), {path + ":2:", "&AMR_PARAMS", "unknown parameter 'levlmax' (did you mean 'levelmax'?)"});
+  }
+  std::filesystem::remove(path);
+}
+
+// ---- cross-parameter checks (validate) ----
+
+TEST(ParameterValidation, LevelmaxBelowLevelmin) {
+  expect_contains(load_error("&AMR_PARAMS\n levelmin=5\n levelmax=3\n/"),
+                  {"params.nml:3:", "&AMR_PARAMS", "levelmax = 3", "levelmin = 5"});
+  // levelmax left at its default: the message points at levelmin's line.
+  expect_contains(load_error("&AMR_PARAMS\n\n levelmin=5\n/"), {"params.nml:3:", "levelmax = 1", "levelmin = 5"});
+}
+
+TEST(ParameterValidation, ToutMustBeNonDecreasing) {
+  expect_contains(
+      load_error("&OUTPUT_PARAMS\n noutput=3\n tout=1,3,2\n/"),
+      {"params.nml:3:", "&OUTPUT_PARAMS", "tout must be non-decreasing", "noutput = 3", "tout(3) = 2 < tout(2) = 3"});
+  // Beyond noutput the order does not matter.
+  EXPECT_NO_THROW(load("&OUTPUT_PARAMS noutput=2 tout=1,3,2 /"));
+}
+
+TEST(ParameterValidation, AoutMustBeNonDecreasing) {
+  expect_contains(load_error("&OUTPUT_PARAMS noutput=2 aout=0.5,0.25 /"),
+                  {"params.nml:1:", "&OUTPUT_PARAMS", "aout must be non-decreasing", "aout(2) = 0.25"});
+}
+
+TEST(ParameterValidation, NoutputBeyondTheOutputListLength) {
+  expect_contains(load_error("&OUTPUT_PARAMS\n noutput=1001 /"),
+                  {"params.nml:2:", "&OUTPUT_PARAMS", "'noutput' = 1001", "0 <= noutput <= 1000"});
+}
+
+// ---- the schema itself ----
+
+TEST(ParameterSchema, EntriesAreConsistent) {
+  std::set<std::string> keys;
+  std::string previous_block;
+  std::set<std::string> finished_blocks;
+  for (const ParameterSpec& spec : parameter_schema()) {
+    EXPECT_TRUE(keys.insert(spec.block + "." + spec.name).second) << "duplicate " << spec.name;
+    EXPECT_NE(find_block(spec.block), nullptr) << spec.block;
+    if (spec.block != previous_block) {
+      EXPECT_TRUE(finished_blocks.insert(spec.block).second) << "rows of &" << spec.block << " are not contiguous";
+      previous_block = spec.block;
+    }
+    EXPECT_TRUE(value_allowed(spec, spec.default_value)) << spec.name << " default outside its range";
+    EXPECT_FALSE(spec.description.empty()) << spec.name;
+    EXPECT_EQ(find_unimplemented_parameter(spec.block, spec.name), nullptr) << spec.name;
+    const bool type_matches =
+        (spec.type == ParameterType::Integer && std::holds_alternative<long long>(spec.default_value)) ||
+        (spec.type == ParameterType::Real && std::holds_alternative<double>(spec.default_value)) ||
+        (spec.type == ParameterType::Logical && std::holds_alternative<bool>(spec.default_value)) ||
+        (spec.type == ParameterType::String && std::holds_alternative<std::string>(spec.default_value));
+    EXPECT_TRUE(type_matches) << spec.name;
+  }
+  std::set<std::string> pending;
+  for (const UnimplementedParameter& key : unimplemented_parameters()) {
+    EXPECT_TRUE(find_block(key.block) || find_unimplemented_block(key.block)) << key.block;
+    EXPECT_TRUE(pending.insert(key.name).second) << "listed twice: " << key.name;
+  }
+  for (const BlockSpec& block : unimplemented_blocks()) EXPECT_EQ(find_block(block.name), nullptr) << block.name;
+}
+
+// docs/namelist.md holds the generated reference between two markers; regenerate it with
+//   KOSMO_UPDATE_DOCS=1 <build>/tests/unit/test_parameters --gtest_filter=ParameterSchema.DocsMatchSchema
+TEST(ParameterSchema, DocsMatchSchema) {
+  const std::string path = std::string(KOSMO_SOURCE_DIR) + "/docs/namelist.md";
+  std::ifstream in(path);
+  ASSERT_TRUE(in.is_open()) << path;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string doc = buffer.str();
+  const std::string begin = "<!-- BEGIN GENERATED FROM THE SCHEMA -->\n";
+  const std::string end = "<!-- END GENERATED FROM THE SCHEMA -->";
+  const std::size_t b = doc.find(begin);
+  const std::size_t e = doc.find(end);
+  ASSERT_NE(b, std::string::npos) << "marker missing in " << path;
+  ASSERT_NE(e, std::string::npos) << "marker missing in " << path;
+  const std::string generated = schema_reference_markdown();
+  const char* update = std::getenv("KOSMO_UPDATE_DOCS");
+  if (update && std::string(update) == "1") {
+    doc.replace(b + begin.size(), e - b - begin.size(), generated);
+    std::ofstream(path) << doc;
+    return;
+  }
+  EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), generated)
+      << "docs/namelist.md is out of date; regenerate it (see the comment above this test)";
+  for (const ParameterSpec& spec : parameter_schema())
+    EXPECT_NE(doc.find("`" + spec.name + "`"), std::string::npos) << spec.name;
+  for (const UnimplementedParameter& key : unimplemented_parameters())
+    EXPECT_NE(doc.find("`" + key.name + "`"), std::string::npos) << key.name;
+}
+
+}  // namespace
+}  // namespace kosmo::core
