@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "core/output_schedule.hpp"
+#include "core/region_criterion.hpp"
 #include "driver/mesh_report.hpp"
 #include "driver/mesh_snapshot.hpp"
 #include "driver/problem_setup.hpp"
@@ -24,16 +25,7 @@ void run_refined_sphere(const core::ParameterSet& params, MPI_Comm comm, std::os
   const core::RefinementSettings settings = refinement_settings(params);
   const std::vector<core::RefineRegion> regions = refine_regions(params);
 
-  // As RAMSES with m_refine = 0 and a geometric region: every cell may refine, the region of
-  // each level restricts where.
-  const core::RefinementCriterion<D, Key> criterion = [&regions](const Tree& t, int level, std::vector<std::uint8_t>& flags) {
-    const core::RefineRegion& region = regions[static_cast<std::size_t>(level - 1)];
-    for (core::OctIndex o : t.octs_at_level(level))
-      for (int c = 0; c < Tree::cells_per_oct; ++c) {
-        const core::CellIndex cell = Tree::cell_index(o, c);
-        if (!region.restricts() || region.contains<D>(t.cell_centre(cell))) flags[cell] = 1;
-      }
-  };
+  const core::RefinementCriterion<D, Key> criterion = core::region_criterion<D, Key>(regions);
   // Smooth analytic profile centred on the region of levelmax - 1 (or the box centre).
   const core::RefineRegion& centre = regions[static_cast<std::size_t>(std::max(tree.levelmax() - 2, 0))];
   const double boxlen = tree.geometry().boxlen;

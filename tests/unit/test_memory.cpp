@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "core/refine_region.hpp"
+#include "core/region_criterion.hpp"
 #include "core/refinement.hpp"
 #include "driver/mesh_report.hpp"
 
@@ -25,11 +25,7 @@ Tree refined_sphere(int levelmax, int nfields) {
   RefinementSettings settings;
   settings.levelmin = 3;
   const RefineRegion sphere{.x = 0.5, .y = 0.5, .z = 0.5, .r = 0.5};
-  RefinementCriterion<3, MortonKey> criterion = [&](const Tree& t, int level, std::vector<std::uint8_t>& flags) {
-    for (OctIndex o : t.octs_at_level(level))
-      for (int c = 0; c < 8; ++c)
-        if (sphere.contains<3>(t.cell_centre(Tree::cell_index(o, c)))) flags[Tree::cell_index(o, c)] = 1;
-  };
+  const auto criterion = region_criterion<3, MortonKey>({sphere});
   build_initial_mesh<3, MortonKey>(tree, settings, criterion, {});
   tree.compact();
   return tree;
