@@ -1,5 +1,6 @@
 #include "core/refinement.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace kosmo::core {
@@ -44,19 +45,21 @@ double neighbour_value(const OctTree<D, Key>& tree, const double* values, CellIn
 }
 
 template <int D, class Key>
+double child_slope(const OctTree<D, Key>& tree, const double* values, CellIndex cell, int axis, InterpolationType type,
+                   bool is_velocity) {
+  if (type == InterpolationType::injection) return 0.0;
+  return prolongation_slope(type, is_velocity, neighbour_value(tree, values, cell, axis, -1), values[cell],
+                            neighbour_value(tree, values, cell, axis, +1));
+}
+
+template <int D, class Key>
 void prolongate(OctTree<D, Key>& tree, CellIndex cell, OctIndex son, InterpolationType type) {
   for (int f = 0; f < tree.fields().size(); ++f) {
     double* values = tree.field(f);
     const bool is_velocity = tree.fields().info(f).kind == FieldKind::velocity;
-    const double centre = values[cell];
     double slopes[D];
-    for (int d = 0; d < D; ++d) {
-      slopes[d] = type == InterpolationType::injection
-                      ? 0.0
-                      : prolongation_slope(type, is_velocity, neighbour_value(tree, values, cell, d, -1), centre,
-                                           neighbour_value(tree, values, cell, d, +1));
-    }
-    for (int c = 0; c < (1 << D); ++c) values[OctTree<D, Key>::cell_index(son, c)] = prolongate_child<D>(centre, slopes, c);
+    for (int d = 0; d < D; ++d) slopes[d] = child_slope(tree, values, cell, d, type, is_velocity);
+    for (int c = 0; c < (1 << D); ++c) values[OctTree<D, Key>::cell_index(son, c)] = prolongate_child<D>(values[cell], slopes, c);
   }
 }
 
@@ -71,7 +74,20 @@ void restrict_into(OctTree<D, Key>& tree, CellIndex cell, OctIndex son) {
 }  // namespace
 
 template <int D, class Key>
-RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion) {
+void interpolate_children(const OctTree<D, Key>& tree, CellIndex cell, InterpolationType type, std::span<const int> fields,
+                          double* children) {
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const double* values = tree.field(fields[i]);
+    const bool is_velocity = tree.fields().info(fields[i]).kind == FieldKind::velocity;
+    double slopes[D];
+    for (int d = 0; d < D; ++d) slopes[d] = child_slope(tree, values, cell, d, type, is_velocity);
+    for (int c = 0; c < (1 << D); ++c) children[i * (1 << D) + static_cast<std::size_t>(c)] = prolongate_child<D>(values[cell], slopes, c);
+  }
+}
+
+template <int D, class Key>
+RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion,
+                    int min_level) {
   using Tree = OctTree<D, Key>;
   constexpr int ncell = Tree::cells_per_oct;
   const int levelmax = tree.levelmax();
@@ -80,7 +96,13 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
   std::vector<std::uint8_t> flags(tree.oct_capacity() * ncell, 0);
   std::vector<std::uint8_t> expanded;
 
-  for (int l = levelmax - 1; l >= 1; --l) {
+  min_level = std::max(min_level, 1);
+  // Levels below min_level keep their refinement: their flags are their current state.
+  for (int l = 1; l < std::min(min_level, levelmax); ++l)
+    for (OctIndex o : tree.octs_at_level(l))
+      for (int c = 0; c < ncell; ++c) flags[Tree::cell_index(o, c)] = tree.is_leaf(Tree::cell_index(o, c)) ? 0 : 1;
+
+  for (int l = levelmax - 1; l >= min_level; --l) {
     const auto& octs = tree.octs_at_level(l);
     if (l < settings.levelmin) {
       for (OctIndex o : octs)
@@ -129,16 +151,50 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
             typename Tree::Coordinates coarse{};
             for (int d = 0; d < D; ++d) coarse[d] = (cc[d] + off[d]) >> 1;
             const CellIndex parent = tree.find_cell(l - 1, coarse);
-            if (parent != no_cell) flags[parent] = 1;
+            // Below min_level the mesh is fixed; the check below unflags what it cannot support.
+            if (parent != no_cell && l - 1 >= min_level) flags[parent] = 1;
           }
         }
       }
     }
   }
 
+  // Coarse to fine: a flag stands only if the father stays refined and the coarser cells holding
+  // the 3^D - 1 neighbours are refined (RAMSES ensure_ref_rules). With min_level = 1 every
+  // request above was granted and nothing changes here.
+  for (int l = std::max(min_level, 2); l <= levelmax - 1; ++l) {
+    for (OctIndex o : tree.octs_at_level(l)) {
+      const CellIndex father = tree.father_cell(o);
+      const bool father_refined = flags[father] != 0;
+      for (int c = 0; c < ncell; ++c) {
+        const CellIndex cell = Tree::cell_index(o, c);
+        if (!flags[cell]) continue;
+        bool supported = father_refined;
+        if (supported) {
+          const auto cc = tree.cell_coordinates(cell);
+          for (const auto& off : offsets) {
+            typename Tree::Coordinates coarse{};
+            for (int d = 0; d < D; ++d) coarse[d] = (cc[d] + off[d]) >> 1;
+            const CellIndex parent = tree.find_cell(l - 1, coarse);
+            if (parent == no_cell) {
+              // Outside a non-periodic box there is nothing to support.
+              bool inside = true;
+              for (int d = 0; d < D; ++d) inside = inside && coarse[d] >= 0 && coarse[d] < tree.extent(l)[d];
+              if (inside) supported = false;
+            } else if (!flags[parent]) {
+              supported = false;
+            }
+            if (!supported) break;
+          }
+        }
+        if (!supported) flags[cell] = 0;
+      }
+    }
+  }
+
   RegridCounts counts;
   // Destroy fine to coarse: sons of unflagged cells hold only leaves by then.
-  for (int l = levelmax - 1; l >= 1; --l) {
+  for (int l = levelmax - 1; l >= min_level; --l) {
     for (OctIndex o : tree.octs_at_level(l)) {
       if (!tree.alive(o) || tree.level(o) != l) continue;
       for (int c = 0; c < ncell; ++c) {
@@ -153,7 +209,7 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
   }
   if (counts.destroyed > 0) tree.rebuild_level_lists();
   // Create coarse to fine; new octs join their level's list and carry no flags.
-  for (int l = 1; l <= levelmax - 1; ++l) {
+  for (int l = min_level; l <= levelmax - 1; ++l) {
     const std::size_t n = tree.octs_at_level(l).size();
     for (std::size_t i = 0; i < n; ++i) {
       const OctIndex o = tree.octs_at_level(l)[i];
@@ -215,7 +271,8 @@ std::string grading_violation(const OctTree<D, Key>& tree) {
 }
 
 #define KOSMO_INSTANTIATE_REFINEMENT(D, Key)                                                                     \
-  template RegridCounts regrid<D, Key>(OctTree<D, Key>&, const RefinementSettings&, const RefinementCriterion<D, Key>&); \
+  template RegridCounts regrid<D, Key>(OctTree<D, Key>&, const RefinementSettings&, const RefinementCriterion<D, Key>&, int); \
+  template void interpolate_children<D, Key>(const OctTree<D, Key>&, CellIndex, InterpolationType, std::span<const int>, double*); \
   template int build_initial_mesh<D, Key>(OctTree<D, Key>&, const RefinementSettings&,                          \
                                           const RefinementCriterion<D, Key>&,                                    \
                                           const std::function<void(OctTree<D, Key>&)>&);                         \

@@ -4,6 +4,7 @@
 // prolongation and destruction with conservative restriction.
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,12 +36,25 @@ struct RegridCounts {
   bool changed() const { return created + destroyed > 0; }
 };
 
-// One refinement pass over the whole hierarchy. Flags are decided level by level from the finest
-// to the coarsest (criterion, keep the fathers of flagged cells, nexpand smoothing, grading), then
-// octs are destroyed fine to coarse and created coarse to fine. A pass adds at most one level;
-// the result is graded 2:1 whenever the input was.
+// One refinement pass over levels min_level..levelmax (RAMSES refines the levels below the one
+// being advanced: amr_step calls flag_fine/refine_fine for ilevel..nlevelmax). Only sons of cells
+// at levels >= min_level are created or destroyed. Flags are decided from the finest level to
+// min_level (criterion, keep the fathers of flagged cells, nexpand smoothing, grading requests on
+// the next coarser level), then checked from min_level to the finest (a cell may be refined only
+// if its father stays refined and the coarser cells around it are refined: RAMSES'
+// ensure_ref_rules), then octs are destroyed fine to coarse and created coarse to fine. A pass adds
+// at most one level; the result is graded 2:1 whenever the input was.
 template <int D, class Key>
-RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion);
+RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion,
+                    int min_level = 1);
+
+// Prolongation of every field's value in `cell` onto the 2^D children it would have, written to
+// children[field * 2^D + child] (RAMSES interpol_hydro): the same interpolation that refinement
+// uses, also used for ghost values of finer octs at coarse-fine boundaries. Neighbour values come
+// from the same level, or from the finest coarser cell where the same level has none.
+template <int D, class Key>
+void interpolate_children(const OctTree<D, Key>& tree, CellIndex cell, InterpolationType type, std::span<const int> fields,
+                          double* children);
 
 // Repeats regrid until the mesh stops changing (RAMSES init_refine); `initialise` is called after
 // every pass so that new cells take analytic initial values rather than interpolated ones.

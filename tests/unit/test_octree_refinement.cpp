@@ -159,7 +159,12 @@ TYPED_TEST(OctreeRefinementTest, FiftyRandomRoundsKeepGradingNeighboursAndConser
           if (h % 100 < static_cast<std::uint64_t>(D == 3 ? 6 : 12)) flags[Tree::cell_index(o, c)] = 1;
         }
     };
-    const RegridCounts counts = regrid(tree, settings, random_flags);
+    // Every other round refines only from a deeper level, as a fine level step does.
+    const int min_level = round % 2 ? 1 : 1 + (round / 2) % (levelmax - 1);
+    std::vector<std::size_t> fixed_levels;
+    for (int l = 1; l <= min_level; ++l) fixed_levels.push_back(tree.octs_at_level(l).size());
+    const RegridCounts counts = regrid(tree, settings, random_flags, min_level);
+    for (int l = 1; l <= min_level; ++l) ASSERT_EQ(tree.octs_at_level(l).size(), fixed_levels[static_cast<std::size_t>(l - 1)]);
     created += counts.created;
     destroyed += counts.destroyed;
     if (round % 10 == 9) tree.compact();
