@@ -195,6 +195,7 @@ OctIndex OctTree<D, Key>::create_son(CellIndex cell) {
   sons_[static_cast<std::size_t>(cell)] = o;
   hashes_[static_cast<std::size_t>(l)].insert(o, keys_);
   level_octs_[static_cast<std::size_t>(l)].push_back(o);
+  ++generation_;
   return o;
 }
 
@@ -211,6 +212,7 @@ void OctTree<D, Key>::destroy_son(CellIndex cell) {
   father_octs_[static_cast<std::size_t>(o)] = no_oct;
   sons_[static_cast<std::size_t>(cell)] = no_oct;
   free_octs_.push_back(o);
+  ++generation_;
   auto& list = level_octs_[static_cast<std::size_t>(l)];
   // Level lists are rebuilt after a refinement pass; here only drop the entry if it is cheap.
   if (!list.empty() && list.back() == o) list.pop_back();
@@ -266,6 +268,7 @@ void OctTree<D, Key>::compact() {
   father_octs_.swap(fathers);
   sons_.swap(sons);
   std::vector<OctIndex>().swap(free_octs_);
+  ++generation_;
 
   std::size_t first = 0;
   for (std::size_t l = 1; l < level_octs_.size(); ++l) {

@@ -109,6 +109,10 @@ class OctTree {
   // hash tables from scratch (seeds/000 Appendix B: morton_hash_rebuild after defragmentation).
   void compact();
 
+  // Changes whenever an oct is created or destroyed or the pool is compacted, so that caches
+  // derived from the mesh (neighbour stencils) know when to rebuild.
+  std::uint64_t generation() const { return generation_; }
+
   // --- diagnostics ----------------------------------------------------------------------------
   const MortonHash<Key>& hash(int level) const { return hashes_[static_cast<std::size_t>(level)]; }
   OctMemory memory() const;
@@ -125,6 +129,7 @@ class OctTree {
   std::vector<OctIndex> sons_;
   std::vector<std::vector<double>> field_values_;
   std::vector<OctIndex> free_octs_;
+  std::uint64_t generation_ = 0;
   // Per level (index 0 unused).
   std::vector<MortonHash<Key>> hashes_;
   std::vector<std::vector<OctIndex>> level_octs_;

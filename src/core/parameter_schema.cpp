@@ -19,6 +19,7 @@ Range any_value() { return {}; }
 Range at_least(double v) { return {Bound{v, true}, std::nullopt}; }
 Range above(double v) { return {Bound{v, false}, std::nullopt}; }
 Range between(double lo, double hi) { return {Bound{lo, true}, Bound{hi, true}}; }
+Range above_up_to(double lo, double hi) { return {Bound{lo, false}, Bound{hi, true}}; }
 
 ParameterSpec make(std::string block, std::string name, ParameterType type, int length, ParameterValue default_value,
                    Range range, std::string description) {
@@ -48,6 +49,13 @@ ParameterSpec real_array_key(std::string block, std::string name, int length, do
                              std::string text) {
   return make(std::move(block), std::move(name), ParameterType::Real, length, def, range, std::move(text));
 }
+ParameterSpec string_array_key(std::string block, std::string name, int length, std::string def,
+                               std::vector<std::string> choices, std::string text) {
+  ParameterSpec spec = make(std::move(block), std::move(name), ParameterType::String, length, std::move(def),
+                            any_value(), std::move(text));
+  spec.choices = std::move(choices);
+  return spec;
+}
 ParameterSpec logical_key(std::string block, std::string name, bool def, std::string text) {
   return make(std::move(block), std::move(name), ParameterType::Logical, 0, def, any_value(), std::move(text));
 }
@@ -65,10 +73,17 @@ std::vector<ParameterSpec> build_schema() {
       // &RUN_PARAMS
       integer_key("RUN_PARAMS", "ndim", 3, between(1, 3),
                   "number of space dimensions; kosmo picks its 1-, 2- or 3-D build at run time (--ndim overrides)"),
-      string_key("RUN_PARAMS", "problem", "refined_sphere", {"refined_sphere"},
-                 "kosmo: built-in problem to set up and run"),
+      string_key("RUN_PARAMS", "problem", "regions", {"regions", "refined_sphere"},
+                 "kosmo: what to set up. 'regions' (RAMSES' behaviour): the gas from the &INIT_PARAMS regions, "
+                 "needs hydro=.true.; 'refined_sphere': kosmo's mesh-only demo, no hydro"),
+      logical_key("RUN_PARAMS", "hydro", false, "solve the hydrodynamics (&HYDRO_PARAMS)"),
       logical_key("RUN_PARAMS", "verbose", false, "print detailed progress messages"),
       integer_key("RUN_PARAMS", "nstepmax", 1000000, at_least(0), "maximum number of coarse time steps"),
+      // RAMSES amr_step: level l+1 takes nsubcycle(l) steps per step of level l; read_params shifts the
+      // array so that element 1 is levelmin.
+      integer_array_key("RUN_PARAMS", "nsubcycle", kMaxLevel, 2, between(1, 2),
+                        "per level from levelmin on: time steps of the next finer level per step of this level "
+                        "(1 = same time step, 2 = adaptive time stepping)"),
 
       // &AMR_PARAMS
       integer_key("AMR_PARAMS", "levelmin", 1, between(1, kMaxLevel),
@@ -85,6 +100,52 @@ std::vector<ParameterSpec> build_schema() {
       integer_key("AMR_PARAMS", "nx", 1, at_least(1), "coarse grid: number of root cells along x"),
       integer_key("AMR_PARAMS", "ny", 1, at_least(1), "coarse grid: number of root cells along y"),
       integer_key("AMR_PARAMS", "nz", 1, at_least(1), "coarse grid: number of root cells along z"),
+
+      // &INIT_PARAMS: RAMSES' region initial conditions (hydro/init_flow_fine.f90 region_condinit),
+      // positions and lengths in code units within [0, boxlen]
+      integer_key("INIT_PARAMS", "nregion", 0, between(0, kMaxRegion), "number of initial-condition regions used"),
+      string_array_key("INIT_PARAMS", "region_type", kMaxRegion, "square", {"square", "point"},
+                       "per region: 'square' sets the gas state inside the region; 'point' adds mass, velocity "
+                       "and energy, spread over the cells around the point (cloud-in-cell)"),
+      real_array_key("INIT_PARAMS", "x_center", kMaxRegion, 0.0, any_value(), "per region: x of the centre"),
+      real_array_key("INIT_PARAMS", "y_center", kMaxRegion, 0.0, any_value(), "per region: y of the centre"),
+      real_array_key("INIT_PARAMS", "z_center", kMaxRegion, 0.0, any_value(), "per region: z of the centre"),
+      real_array_key("INIT_PARAMS", "length_x", kMaxRegion, 1e10, above(0),
+                     "per 'square' region: full extent along x"),
+      real_array_key("INIT_PARAMS", "length_y", kMaxRegion, 1e10, above(0),
+                     "per 'square' region: full extent along y"),
+      real_array_key("INIT_PARAMS", "length_z", kMaxRegion, 1e10, above(0),
+                     "per 'square' region: full extent along z"),
+      real_array_key("INIT_PARAMS", "exp_region", kMaxRegion, 2.0, above(0),
+                     "per 'square' region: exponent of the norm (2 = ellipsoid, >= 10 = box)"),
+      real_array_key("INIT_PARAMS", "d_region", kMaxRegion, 0.0, at_least(0),
+                     "per region: density ('square'); mass added ('point')"),
+      real_array_key("INIT_PARAMS", "u_region", kMaxRegion, 0.0, any_value(),
+                     "per region: x velocity ('square'); velocity added ('point')"),
+      real_array_key("INIT_PARAMS", "v_region", kMaxRegion, 0.0, any_value(),
+                     "per region: y velocity ('square'); velocity added ('point')"),
+      real_array_key("INIT_PARAMS", "w_region", kMaxRegion, 0.0, any_value(),
+                     "per region: z velocity ('square'); velocity added ('point')"),
+      real_array_key("INIT_PARAMS", "p_region", kMaxRegion, 0.0, at_least(0),
+                     "per region: pressure ('square'); (gamma - 1) times the thermal energy added ('point')"),
+
+      // &HYDRO_PARAMS (hydro/hydro_parameters.f90)
+      real_key("HYDRO_PARAMS", "gamma", 1.4, above(1), "adiabatic index of the ideal gas"),
+      real_key("HYDRO_PARAMS", "courant_factor", 0.5, above_up_to(0, 1),
+               "time step as a fraction of the Courant limit"),
+      real_key("HYDRO_PARAMS", "smallr", 1e-10, above(0), "density floor (code units)"),
+      real_key("HYDRO_PARAMS", "smallc", 1e-10, above(0), "sound speed floor (code units)"),
+      integer_key("HYDRO_PARAMS", "slope_type", 1, between(0, 3),
+                  "MUSCL slope limiter: 0 first order, 1 MinMod, 2 MonCen, 3 positivity-preserving unsplit "
+                  "(multi-dimensional)"),
+      string_key("HYDRO_PARAMS", "riemann", "llf", {"llf", "hll", "hllc", "exact"},
+                 "Riemann solver: local Lax-Friedrichs, HLL, HLLC, or RAMSES' iterative two-shock solver"),
+      string_key("HYDRO_PARAMS", "scheme", "muscl", {"muscl"}, "hydro scheme: unsplit MUSCL-Hancock"),
+      integer_key("HYDRO_PARAMS", "niter_riemann", 10, at_least(1),
+                  "Newton iterations of the 'exact' Riemann solver"),
+      integer_key("HYDRO_PARAMS", "npassive", 0, between(0, 8),
+                  "kosmo: number of passive scalars advected with the gas (RAMSES fixes it at compile time "
+                  "with NVAR)"),
 
       // &REFINE_PARAMS: the geometric criterion of RAMSES (refine inside a region per level)
       real_array_key("REFINE_PARAMS", "x_refine", kMaxLevel, 0.0, any_value(),
@@ -106,6 +167,49 @@ std::vector<ParameterSpec> build_schema() {
                   "4 central for velocities and MonCen for the rest"),
       integer_key("REFINE_PARAMS", "interpol_var", 0, between(0, 2),
                   "variables interpolated: 0 conservative, 1 primitive, 2 primitive with velocities"),
+      // RAMSES hydro_flag / hydro_refine (hydro/godunov_utils.f90): refine where the jump to a neighbour,
+      // normalised by the sum of both values plus the floor, exceeds err_grad; negative = off
+      real_key("REFINE_PARAMS", "err_grad_d", -1.0, any_value(),
+               "refine where the density jump to a neighbour, 2 abs(d1 - d2) / (d1 + d2 + floor_d), exceeds it; "
+               "negative = off"),
+      real_key("REFINE_PARAMS", "err_grad_u", -1.0, any_value(),
+               "refine where a velocity jump to a neighbour, relative to the sum of sound speeds and speeds, "
+               "exceeds it; negative = off"),
+      real_key("REFINE_PARAMS", "err_grad_p", -1.0, any_value(),
+               "refine where the pressure jump to a neighbour, 2 abs(p1 - p2) / (p1 + p2 + floor_p), exceeds it; "
+               "negative = off"),
+      real_key("REFINE_PARAMS", "floor_d", 1e-10, at_least(0), "density floor of the err_grad_d criterion"),
+      real_key("REFINE_PARAMS", "floor_u", 1e-10, at_least(0), "velocity floor of the err_grad_u criterion"),
+      real_key("REFINE_PARAMS", "floor_p", 1e-10, at_least(0), "pressure floor of the err_grad_p criterion"),
+      // RAMSES poisson_refine (amr/flag_utils.f90), hydro without gravity: density >= m_refine * mass_sph / dx^3
+      real_array_key("REFINE_PARAMS", "m_refine", kMaxLevel, -1.0, any_value(),
+                     "per level from levelmin on: refine cells whose gas mass reaches m_refine * mass_sph "
+                     "(-1 = off)"),
+      real_key("REFINE_PARAMS", "mass_sph", 0.0, at_least(0), "mass unit of m_refine (code units)"),
+
+      // &BOUNDARY_PARAMS: RAMSES boundary regions (hydro/read_hydro_params.f90); kosmo takes whole faces
+      integer_key("BOUNDARY_PARAMS", "nboundary", 0, between(0, kMaxBound),
+                  "number of boundary regions used; an axis without any stays periodic"),
+      integer_array_key("BOUNDARY_PARAMS", "bound_type", kMaxBound, 0, between(0, 3),
+                        "per boundary: 1 reflecting, 2 outflow (zero gradient), 3 inflow (imposed d/u/v/w/p_bound)"),
+      integer_array_key("BOUNDARY_PARAMS", "ibound_min", kMaxBound, 0, any_value(),
+                        "per boundary: first coarse cell along x, relative to the box (-1 = the layer left of "
+                        "the box, +1 = right of it, 0 = first cell)"),
+      integer_array_key("BOUNDARY_PARAMS", "ibound_max", kMaxBound, 0, any_value(),
+                        "per boundary: last coarse cell along x, relative to the box (0 = last cell)"),
+      integer_array_key("BOUNDARY_PARAMS", "jbound_min", kMaxBound, 0, any_value(),
+                        "per boundary: first coarse cell along y, as ibound_min"),
+      integer_array_key("BOUNDARY_PARAMS", "jbound_max", kMaxBound, 0, any_value(),
+                        "per boundary: last coarse cell along y, as ibound_max"),
+      integer_array_key("BOUNDARY_PARAMS", "kbound_min", kMaxBound, 0, any_value(),
+                        "per boundary: first coarse cell along z, as ibound_min"),
+      integer_array_key("BOUNDARY_PARAMS", "kbound_max", kMaxBound, 0, any_value(),
+                        "per boundary: last coarse cell along z, as ibound_max"),
+      real_array_key("BOUNDARY_PARAMS", "d_bound", kMaxBound, 0.0, at_least(0), "per inflow boundary: density"),
+      real_array_key("BOUNDARY_PARAMS", "u_bound", kMaxBound, 0.0, any_value(), "per inflow boundary: x velocity"),
+      real_array_key("BOUNDARY_PARAMS", "v_bound", kMaxBound, 0.0, any_value(), "per inflow boundary: y velocity"),
+      real_array_key("BOUNDARY_PARAMS", "w_bound", kMaxBound, 0.0, any_value(), "per inflow boundary: z velocity"),
+      real_array_key("BOUNDARY_PARAMS", "p_bound", kMaxBound, 0.0, at_least(0), "per inflow boundary: pressure"),
 
       // &OUTPUT_PARAMS
       integer_key("OUTPUT_PARAMS", "noutput", 1, between(0, kMaxOut),
@@ -138,15 +242,13 @@ std::vector<UnimplementedParameter> keys_of(const std::string& block, std::initi
 std::vector<UnimplementedParameter> build_unimplemented() {
   std::vector<UnimplementedParameter> all;
   auto add = [&all](std::vector<UnimplementedParameter> more) { all.insert(all.end(), more.begin(), more.end()); };
-  add(keys_of("RUN_PARAMS", {"hydro",
-                             "poisson",
+  add(keys_of("RUN_PARAMS", {"poisson",
                              "pic",
                              "cosmo",
                              "sink",
                              "rt",
                              "nrestart",
                              "nremap",
-                             "nsubcycle",
                              "ordering",
                              "exchange_method",
                              "memory_balance",
@@ -165,17 +267,13 @@ std::vector<UnimplementedParameter> build_unimplemented() {
                              "debug"}));
   add(keys_of("AMR_PARAMS",
               {"npartmax", "nsinkmax", "mem_weight_grid", "mem_weight_part", "mem_weight_sink", "time_balance_alpha"}));
-  add(keys_of("REFINE_PARAMS", {"err_grad_d", "err_grad_u", "err_grad_p", "floor_d", "floor_u", "floor_p", "m_refine",
-                                "mass_sph", "jeans_refine", "q_refine_holdback"}));
+  add(keys_of("INIT_PARAMS", {"filetype", "initfile", "aexp_ini", "var_region", "multiple", "condinit_kind"}));
+  add(keys_of("HYDRO_PARAMS", {"riemann2d", "pressure_fix", "beta_fix", "difmag", "strict_equilibrium"}));
+  add(keys_of("REFINE_PARAMS", {"jeans_refine", "q_refine_holdback", "ivar_refine", "var_cut_refine",
+                                "mass_cut_refine"}));
+  add(keys_of("BOUNDARY_PARAMS", {"no_inflow", "var_bound"}));
   add(keys_of("OUTPUT_PARAMS", {"outformat", "informat", "varcpu_chunk_nfile", "output_mode"}));
   // Well-known keys of the unimplemented blocks, so a misplaced key can be sent to its block.
-  add(keys_of("INIT_PARAMS", {"filetype", "initfile", "nregion", "region_type", "x_center", "y_center", "z_center",
-                              "length_x", "length_y", "length_z", "exp_region", "d_region", "u_region", "v_region",
-                              "w_region", "p_region", "aexp_ini", "multiple"}));
-  add(keys_of("HYDRO_PARAMS", {"gamma", "courant_factor", "riemann", "riemann2d", "slope_type", "scheme", "smallr",
-                               "smallc", "niter_riemann", "pressure_fix", "beta_fix", "difmag"}));
-  add(keys_of("BOUNDARY_PARAMS", {"nboundary", "bound_type", "ibound_min", "ibound_max", "jbound_min", "jbound_max",
-                                  "kbound_min", "kbound_max", "d_bound", "u_bound", "v_bound", "w_bound", "p_bound"}));
   add(keys_of("POISSON_PARAMS", {"gravity_type", "gravity_params", "epsilon", "cg_levelmin", "cic_levelmax"}));
   add(keys_of("PHYSICS_PARAMS", {"cooling", "metal", "haardt_madau", "z_ave", "z_reion", "t_star", "n_star", "eps_star",
                                  "g_star", "del_star", "t2_star", "eta_sn", "yield", "f_w", "f_ek", "rbubble",
@@ -218,7 +316,11 @@ const std::vector<BlockSpec>& schema_blocks() {
   static const std::vector<BlockSpec> blocks = {
       {"RUN_PARAMS", "What to run and for how long."},
       {"AMR_PARAMS", "The mesh: coarse grid, refinement levels, box size."},
+      {"INIT_PARAMS", "Initial conditions: regions of uniform gas and point deposits, applied in order."},
+      {"HYDRO_PARAMS", "The hydrodynamics solver (used when hydro=.true. in &RUN_PARAMS)."},
       {"REFINE_PARAMS", "Refinement criteria and prolongation to new cells."},
+      {"BOUNDARY_PARAMS", "Non-periodic boundaries, as RAMSES boxes of coarse cells outside the domain; kosmo "
+                          "accepts boxes that cover a whole face of the box."},
       {"OUTPUT_PARAMS", "When outputs are written and when the run ends."},
       {"UNITS_PARAMS", "Code units, as the cgs value of one code unit."},
   };
@@ -232,9 +334,6 @@ const std::vector<ParameterSpec>& parameter_schema() {
 
 const std::vector<BlockSpec>& unimplemented_blocks() {
   static const std::vector<BlockSpec> blocks = {
-      {"INIT_PARAMS", "initial conditions (regions, grafic files)"},
-      {"HYDRO_PARAMS", "hydrodynamics solver"},
-      {"BOUNDARY_PARAMS", "non-periodic boundaries"},
       {"POISSON_PARAMS", "self-gravity"},
       {"PHYSICS_PARAMS", "cooling, star formation, feedback (RAMSES classic)"},
       {"COOLING_PARAMS", "cooling (newer RAMSES)"},

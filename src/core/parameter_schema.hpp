@@ -13,6 +13,8 @@ namespace kosmo::core {
 
 inline constexpr int kMaxLevel = 100;  // RAMSES MAXLEVEL: length of per-level arrays
 inline constexpr int kMaxOut = 1000;   // RAMSES MAXOUT: length of output lists
+inline constexpr int kMaxRegion = 100; // RAMSES MAXREGION: length of the &INIT_PARAMS region arrays
+inline constexpr int kMaxBound = 100;  // RAMSES MAXBOUND: length of the &BOUNDARY_PARAMS arrays
 
 enum class ParameterType { Integer, Real, Logical, String };
 
@@ -66,7 +68,7 @@ const UnimplementedParameter* find_unimplemented_parameter(std::string_view bloc
 
 // "integer", "real", "logical", "string"
 std::string_view type_name(ParameterType type);
-// "1 <= levelmax <= 100", "boxlen > 0", "one of 'refined_sphere'"; empty when unconstrained.
+// "1 <= levelmax <= 100", "boxlen > 0", "one of 'regions', 'refined_sphere'"; empty when unconstrained.
 std::string describe_allowed(const ParameterSpec& spec);
 // True when the value lies in the spec's range / choices.
 bool value_allowed(const ParameterSpec& spec, const ParameterValue& value);

@@ -26,22 +26,11 @@ std::vector<std::array<int, D>> neighbourhood_offsets() {
   return offsets;
 }
 
-// Value of the same-level neighbour cell, or of the finest existing coarser cell containing that
-// position; the centre value outside a non-periodic box (zero gradient).
+// Value across a face; the centre value outside a non-periodic box (zero gradient).
 template <int D, class Key>
 double neighbour_value(const OctTree<D, Key>& tree, const double* values, CellIndex cell, int axis, int step) {
-  std::array<int, D> offset{};
-  offset[axis] = step;
-  const CellIndex n = tree.cell_neighbour(cell, offset);
-  if (n != no_cell) return values[n];
-  auto c = tree.cell_coordinates(cell);
-  c[axis] += step;
-  for (int l = tree.level(tree.oct_of(cell)) - 1; l >= 1; --l) {
-    for (int d = 0; d < D; ++d) c[d] >>= 1;  // arithmetic shift: -1 stays -1, wrapped by find_cell
-    const CellIndex coarse = tree.find_cell(l, c);
-    if (coarse != no_cell) return values[coarse];
-  }
-  return values[cell];
+  const CellIndex n = face_neighbour_or_coarser(tree, cell, axis, step);
+  return n == no_cell ? values[cell] : values[n];
 }
 
 template <int D, class Key>
@@ -72,6 +61,22 @@ void restrict_into(OctTree<D, Key>& tree, CellIndex cell, OctIndex son) {
 }
 
 }  // namespace
+
+template <int D, class Key>
+CellIndex face_neighbour_or_coarser(const OctTree<D, Key>& tree, CellIndex cell, int axis, int step) {
+  std::array<int, D> offset{};
+  offset[axis] = step;
+  const CellIndex n = tree.cell_neighbour(cell, offset);
+  if (n != no_cell) return n;
+  auto c = tree.cell_coordinates(cell);
+  c[axis] += step;
+  for (int l = tree.level(tree.oct_of(cell)) - 1; l >= 1; --l) {
+    for (int d = 0; d < D; ++d) c[d] >>= 1;  // arithmetic shift: -1 stays -1, wrapped by find_cell
+    const CellIndex coarse = tree.find_cell(l, c);
+    if (coarse != no_cell) return coarse;
+  }
+  return no_cell;
+}
 
 template <int D, class Key>
 void interpolate_children(const OctTree<D, Key>& tree, CellIndex cell, InterpolationType type, std::span<const int> fields,
@@ -272,6 +277,7 @@ std::string grading_violation(const OctTree<D, Key>& tree) {
 
 #define KOSMO_INSTANTIATE_REFINEMENT(D, Key)                                                                     \
   template RegridCounts regrid<D, Key>(OctTree<D, Key>&, const RefinementSettings&, const RefinementCriterion<D, Key>&, int); \
+  template CellIndex face_neighbour_or_coarser<D, Key>(const OctTree<D, Key>&, CellIndex, int, int); \
   template void interpolate_children<D, Key>(const OctTree<D, Key>&, CellIndex, InterpolationType, std::span<const int>, double*); \
   template int build_initial_mesh<D, Key>(OctTree<D, Key>&, const RefinementSettings&,                          \
                                           const RefinementCriterion<D, Key>&,                                    \

@@ -48,6 +48,11 @@ template <int D, class Key>
 RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion,
                     int min_level = 1);
 
+// The cell across the face (axis, step = -1 or +1) of `cell`: the same-level cell, or where that
+// does not exist the finest coarser cell containing the position; no_cell outside a non-periodic box.
+template <int D, class Key>
+CellIndex face_neighbour_or_coarser(const OctTree<D, Key>& tree, CellIndex cell, int axis, int step);
+
 // Prolongation of every field's value in `cell` onto the 2^D children it would have, written to
 // children[field * 2^D + child] (RAMSES interpol_hydro): the same interpolation that refinement
 // uses, also used for ghost values of finer octs at coarse-fine boundaries. Neighbour values come

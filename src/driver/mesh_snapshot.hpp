@@ -1,18 +1,30 @@
 #pragma once
 // From the mesh to the writers' plain description of a snapshot (io/snapshot_data.hpp).
+#include <mpi.h>
+
 #include <algorithm>
+#include <functional>
 
 #include "core/oct_tree.hpp"
 #include "core/parameters.hpp"
 #include "io/snapshot_data.hpp"
+#include "io/snapshot_writer.hpp"
 
 namespace kosmo::driver {
+
+// Snapshot variables computed from the stored ones when written (a module's primitive variables,
+// for example): the fields' descriptions and a function filling out[field * 2^D + cell] for one oct.
+struct DerivedOutput {
+  std::vector<core::FieldInfo> fields;
+  std::function<void(core::OctIndex, double*)> values;
+};
 
 // This rank's share of every level: octs [n r / N, n (r + 1) / N) of the level's Morton-ordered
 // list. Every rank holds the whole mesh until the domain decomposition lands; the writer does not
 // care how the octs were shared out.
 template <int D, class Key>
-std::vector<io::SnapshotLevel> snapshot_levels(const core::OctTree<D, Key>& tree, int rank, int nrank) {
+std::vector<io::SnapshotLevel> snapshot_levels(const core::OctTree<D, Key>& tree, int rank, int nrank,
+                                               const std::vector<DerivedOutput>& derived = {}) {
   using Tree = core::OctTree<D, Key>;
   std::vector<int> written_fields;
   for (int f = 0; f < tree.fields().size(); ++f)
@@ -27,7 +39,10 @@ std::vector<io::SnapshotLevel> snapshot_levels(const core::OctTree<D, Key>& tree
     level.level = l;
     level.oct_coordinates.reserve((last - first) * D);
     level.son_flags.reserve((last - first) * Tree::cells_per_oct);
-    level.fields.assign(written_fields.size(), {});
+    std::size_t nderived = 0;
+    for (const auto& source : derived) nderived += source.fields.size();
+    level.fields.assign(written_fields.size() + nderived, {});
+    std::vector<double> values;
     for (auto& values : level.fields) values.reserve((last - first) * Tree::cells_per_oct);
     for (std::size_t i = first; i < last; ++i) {
       const core::OctIndex o = octs[i];
@@ -38,6 +53,14 @@ std::vector<io::SnapshotLevel> snapshot_levels(const core::OctTree<D, Key>& tree
         level.son_flags.push_back(tree.is_leaf(cell) ? 0 : 1);
         for (std::size_t f = 0; f < written_fields.size(); ++f) level.fields[f].push_back(tree.field(written_fields[f])[cell]);
       }
+      std::size_t next = written_fields.size();
+      for (const auto& source : derived) {
+        values.resize(source.fields.size() * Tree::cells_per_oct);
+        source.values(o, values.data());
+        for (std::size_t f = 0; f < source.fields.size(); ++f, ++next)
+          level.fields[next].insert(level.fields[next].end(), values.begin() + static_cast<std::ptrdiff_t>(f * Tree::cells_per_oct),
+                                    values.begin() + static_cast<std::ptrdiff_t>((f + 1) * Tree::cells_per_oct));
+      }
     }
     levels.push_back(std::move(level));
   }
@@ -45,12 +68,14 @@ std::vector<io::SnapshotLevel> snapshot_levels(const core::OctTree<D, Key>& tree
 }
 
 template <int D, class Key>
-std::vector<io::FieldDescription> snapshot_fields(const core::OctTree<D, Key>& tree) {
+std::vector<io::FieldDescription> snapshot_fields(const core::OctTree<D, Key>& tree, const std::vector<DerivedOutput>& derived = {}) {
   std::vector<io::FieldDescription> fields;
   for (int f = 0; f < tree.fields().size(); ++f) {
     const auto& info = tree.fields().info(f);
     if (info.in_snapshots) fields.push_back({info.name, info.units, info.comoving_exponent});
   }
+  for (const auto& source : derived)
+    for (const auto& info : source.fields) fields.push_back({info.name, info.units, info.comoving_exponent});
   return fields;
 }
 
@@ -58,6 +83,35 @@ inline std::vector<io::ParameterRecord> snapshot_parameters(const core::Paramete
   std::vector<io::ParameterRecord> records;
   for (const auto& p : params.resolved()) records.push_back({p.block, p.name, p.value, p.from_file});
   return records;
+}
+
+// Writes snapshot `output_number` of the mesh and its fields, collectively on `comm`.
+template <int D, class Key>
+void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const core::ParameterSet& params, int output_number,
+                         double time, long long step, const std::vector<DerivedOutput>& derived = {}) {
+  int rank = 0, nrank = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &nrank);
+  io::SnapshotMeta meta;
+  meta.output_number = output_number;
+  meta.ndim = D;
+  meta.levelmin = static_cast<int>(params.get_int("AMR_PARAMS", "levelmin"));
+  meta.levelmax = tree.levelmax();
+  const auto& n = tree.geometry().coarse_cells;
+  meta.nx = static_cast<int>(n[0]);
+  if constexpr (D > 1) meta.ny = static_cast<int>(n[1]);
+  if constexpr (D > 2) meta.nz = static_cast<int>(n[2]);
+  meta.boxlen = tree.geometry().boxlen;
+  meta.time = time;
+  meta.step = step;
+  meta.ncpu = nrank;
+  meta.unit_l = params.get_real("UNITS_PARAMS", "units_length");
+  meta.unit_d = params.get_real("UNITS_PARAMS", "units_density");
+  meta.unit_t = params.get_real("UNITS_PARAMS", "units_time");
+  meta.ordering = "morton";
+  meta.fields = snapshot_fields(tree, derived);
+  meta.parameters = snapshot_parameters(params);
+  io::write_snapshot(comm, ".", meta, snapshot_levels(tree, rank, nrank, derived));
 }
 
 }  // namespace kosmo::driver

@@ -16,9 +16,8 @@ template <int D>
 void run_refined_sphere(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
   using Key = core::MortonKey;
   using Tree = core::OctTree<D, Key>;
-  int rank = 0, nrank = 1;
+  int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &nrank);
 
   Tree tree(mesh_geometry<D, Key>(params));
   const int density = tree.add_field(core::scalar_field("density", "code_density"));
@@ -66,28 +65,9 @@ void run_refined_sphere(const core::ParameterSet& params, MPI_Comm comm, std::os
                                                              .tend = params.get_real("OUTPUT_PARAMS", "tend")});
   const double time = 0.0;
   if (schedule.due(time, 0)) {
-    io::SnapshotMeta meta;
-    meta.output_number = 1;
-    meta.ndim = D;
-    meta.levelmin = settings.levelmin;
-    meta.levelmax = tree.levelmax();
-    const auto& n = tree.geometry().coarse_cells;
-    meta.nx = static_cast<int>(n[0]);
-    meta.ny = D > 1 ? static_cast<int>(n[D > 1 ? 1 : 0]) : 1;
-    meta.nz = D > 2 ? static_cast<int>(n[D > 2 ? 2 : 0]) : 1;
-    meta.boxlen = boxlen;
-    meta.time = time;
-    meta.step = 0;
-    meta.ncpu = nrank;
-    meta.unit_l = params.get_real("UNITS_PARAMS", "units_length");
-    meta.unit_d = params.get_real("UNITS_PARAMS", "units_density");
-    meta.unit_t = params.get_real("UNITS_PARAMS", "units_time");
-    meta.ordering = "morton";
-    meta.fields = snapshot_fields(tree);
-    meta.parameters = snapshot_parameters(params);
-    io::write_snapshot(comm, ".", meta, snapshot_levels(tree, rank, nrank));
+    write_mesh_snapshot(comm, tree, params, 1, time, 0);
     schedule.record(time);
-    if (rank == 0) log << " Output written: " << io::output_directory_name(meta.output_number) << "\n" << std::flush;
+    if (rank == 0) log << " Output written: " << io::output_directory_name(1) << "\n" << std::flush;
   }
 }
 

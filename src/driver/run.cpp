@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "driver/builtin_namelists.hpp"
+#include "driver/hydro_run.hpp"
 #include "driver/refined_sphere.hpp"
 
 namespace kosmo::driver {
@@ -24,6 +25,13 @@ core::ParameterSet load_run_parameters(const CommandLine& line) {
 void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
   const std::string problem = params.get_string("RUN_PARAMS", "problem");
   const long long ndim = params.get_int("RUN_PARAMS", "ndim");
+  if (params.get_bool("RUN_PARAMS", "hydro")) {
+    switch (ndim) {
+      case 1: run_hydro<1>(params, comm, log); return;
+      case 2: run_hydro<2>(params, comm, log); return;
+      case 3: run_hydro<3>(params, comm, log); return;
+    }
+  }
   if (problem == "refined_sphere") {
     switch (ndim) {
       case 1: run_refined_sphere<1>(params, comm, log); return;

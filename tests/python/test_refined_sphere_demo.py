@@ -126,6 +126,6 @@ def test_missing_namelist_file_is_reported(tmp_path, run_kosmo):
 
 def test_ndim_on_the_command_line_may_not_contradict_the_file(tmp_path, run_kosmo):
     nml = tmp_path / "three.nml"
-    nml.write_text("&RUN_PARAMS\nndim=3\n/\n&AMR_PARAMS\nlevelmin=2\nlevelmax=3\n/\n")
+    nml.write_text("&RUN_PARAMS\nndim=3\nproblem='refined_sphere'\n/\n&AMR_PARAMS\nlevelmin=2\nlevelmax=3\n/\n")
     result = run_kosmo(["run", str(nml), "--ndim", "2"], tmp_path, check=False)
     assert result.returncode != 0 and "--ndim 2 contradicts ndim=3" in result.stderr

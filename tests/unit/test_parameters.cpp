@@ -2,6 +2,8 @@
 // error a user can make, each reported with file, line, block and key.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -19,7 +21,15 @@
 namespace kosmo::core {
 namespace {
 
-ParameterSet load(const std::string& text) { return ParameterSet::from_text(text, "params.nml"); }
+// Most tests are about syntax and checks, not about what runs, but kosmo's default problem='regions'
+// needs hydro=.true. (validate). A namelist without &RUN_PARAMS is therefore loaded as the mesh-only
+// demo: the block goes in front of the first line, so the line numbers in messages do not move.
+ParameterSet load(const std::string& text) {
+  std::string lower = text;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  const bool has_run_block = lower.find("&run_params") != std::string::npos;
+  return ParameterSet::from_text(has_run_block ? text : "&RUN_PARAMS problem='refined_sphere' / " + text, "params.nml");
+}
 
 std::string load_error(const std::string& text) {
   try {
@@ -91,7 +101,9 @@ TEST(Parameters, DefaultsAreRamsesDefaults) {
   const ParameterSet p = ParameterSet::defaults();
   EXPECT_EQ(p.source(), "(defaults)");
   EXPECT_EQ(p.get_int("RUN_PARAMS", "ndim"), 3);
-  EXPECT_EQ(p.get_string("RUN_PARAMS", "problem"), "refined_sphere");
+  EXPECT_EQ(p.get_string("RUN_PARAMS", "problem"), "regions");
+  EXPECT_FALSE(p.get_bool("RUN_PARAMS", "hydro"));
+  EXPECT_EQ(p.get_int_array("RUN_PARAMS", "nsubcycle"), std::vector<long long>(100, 2));
   EXPECT_FALSE(p.get_bool("RUN_PARAMS", "verbose"));
   EXPECT_EQ(p.get_int("RUN_PARAMS", "nstepmax"), 1000000);
   EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmin"), 1);
@@ -107,7 +119,14 @@ TEST(Parameters, DefaultsAreRamsesDefaults) {
   EXPECT_EQ(p.get_int("OUTPUT_PARAMS", "foutput"), 1000000);
   EXPECT_EQ(p.get_real("UNITS_PARAMS", "units_length"), 1.0);
   EXPECT_FALSE(p.from_file("AMR_PARAMS", "levelmax"));
-  EXPECT_NO_THROW(p.validate());
+  // RAMSES' defaults alone describe no run: the gas of problem='regions' needs hydro=.true.
+  try {
+    p.validate();
+    ADD_FAILURE() << "the defaults validate";
+  } catch (const kosmo::Error& e) {
+    expect_contains(e.what(), {"(defaults)", "&RUN_PARAMS", "nothing to run", "hydro=.true."});
+  }
+  EXPECT_NO_THROW(load(""));  // the mesh-only demo with every other key at its default
   EXPECT_EQ(ParameterSet().get_int("AMR_PARAMS", "levelmax"), 1);
 }
 
@@ -155,15 +174,15 @@ TEST(Parameters, IntegerLiteralAcceptedForRealKey) {
 }
 
 TEST(Parameters, IntegerForms) {
-  EXPECT_EQ(load("&RUN_PARAMS nstepmax=+12 /").get_int("RUN_PARAMS", "nstepmax"), 12);
-  EXPECT_EQ(load("&RUN_PARAMS nstepmax=9000000000 /").get_int("RUN_PARAMS", "nstepmax"), 9000000000LL);
+  EXPECT_EQ(load("&RUN_PARAMS hydro=T nstepmax=+12 /").get_int("RUN_PARAMS", "nstepmax"), 12);
+  EXPECT_EQ(load("&RUN_PARAMS hydro=T nstepmax=9000000000 /").get_int("RUN_PARAMS", "nstepmax"), 9000000000LL);
 }
 
 TEST(Parameters, LogicalForms) {
   for (const std::string t : {".true.", "T", ".t.", "true", "TRUE", ".True."})
-    EXPECT_TRUE(load("&RUN_PARAMS verbose=" + t + " /").get_bool("RUN_PARAMS", "verbose")) << t;
+    EXPECT_TRUE(load("&RUN_PARAMS hydro=T verbose=" + t + " /").get_bool("RUN_PARAMS", "verbose")) << t;
   for (const std::string f : {".false.", "F", ".f.", "false", "f"})
-    EXPECT_FALSE(load("&RUN_PARAMS verbose=" + f + " /").get_bool("RUN_PARAMS", "verbose")) << f;
+    EXPECT_FALSE(load("&RUN_PARAMS hydro=T verbose=" + f + " /").get_bool("RUN_PARAMS", "verbose")) << f;
 }
 
 TEST(Parameters, StringValueWithDoubleQuotes) {
@@ -235,7 +254,7 @@ TEST(Parameters, FromFileReadsAndNamesTheFile) {
 
 TEST(ParameterPrinting, ResolvedValuesInNamelistSyntax) {
   const ParameterSet p =
-      load("&OUTPUT_PARAMS noutput=2 tout=0.5,1 /\n&RUN_PARAMS verbose=T /\n&AMR_PARAMS boxlen=1d-5 /");
+      load("&OUTPUT_PARAMS noutput=2 tout=0.5,1 /\n&RUN_PARAMS verbose=T hydro=T /\n&AMR_PARAMS boxlen=1d-5 /");
   std::map<std::string, ResolvedParameter> by_key;
   for (const ResolvedParameter& r : p.resolved()) by_key[r.block + "." + r.name] = r;
   EXPECT_EQ(by_key.at("AMR_PARAMS.nexpand").value, "100*1");
@@ -243,7 +262,8 @@ TEST(ParameterPrinting, ResolvedValuesInNamelistSyntax) {
   EXPECT_TRUE(by_key.at("OUTPUT_PARAMS.tout").from_file);
   EXPECT_EQ(by_key.at("AMR_PARAMS.boxlen").value, "1e-05");
   EXPECT_EQ(by_key.at("RUN_PARAMS.verbose").value, ".true.");
-  EXPECT_EQ(by_key.at("RUN_PARAMS.problem").value, "'refined_sphere'");
+  EXPECT_EQ(by_key.at("RUN_PARAMS.problem").value, "'regions'");
+  EXPECT_EQ(by_key.at("INIT_PARAMS.region_type").value, "100*'square'");
   EXPECT_FALSE(by_key.at("RUN_PARAMS.problem").from_file);
   EXPECT_EQ(by_key.at("REFINE_PARAMS.r_refine").value, "100*-1");
   EXPECT_EQ(by_key.at("OUTPUT_PARAMS.noutput").value, "2");
@@ -263,7 +283,10 @@ TEST(ParameterPrinting, FormatValueShortestRoundTrip) {
 
 TEST(ParameterPrinting, ResolvedSetParsesBackBitExactly) {
   const ParameterSet original = load(
-      "&RUN_PARAMS verbose=T nstepmax=123456789012 /\n"
+      "&RUN_PARAMS verbose=T hydro=T nstepmax=123456789012 nsubcycle=3*1,2 /\n"
+      "&INIT_PARAMS nregion=2 region_type='square','point' x_center=0.25,1d-3 p_region=0.1,0.30000000000000004 /\n"
+      "&HYDRO_PARAMS gamma=1.6666666666666667 riemann='hllc' smallr=1d-12 /\n"
+      "&BOUNDARY_PARAMS nboundary=2 ibound_min=-1,1 ibound_max=-1,1 bound_type=3,2 d_bound=0.125 /\n"
       "&AMR_PARAMS levelmin=2 levelmax=9 boxlen=0.1 nexpand=3*2,0,5 /\n"
       "&REFINE_PARAMS x_refine=0.3333333333333333,1e-300,5e-324 r_refine=1.7976931348623157d308,-0.0 /\n"
       "&OUTPUT_PARAMS noutput=3 tout=0.1,0.2,0.30000000000000004 aout(1000)=2 delta_tout=1d-7 /\n"
@@ -289,6 +312,12 @@ TEST(ParameterPrinting, ResolvedSetParsesBackBitExactly) {
   }
   EXPECT_TRUE(same_bits(copy.get_real_array("REFINE_PARAMS", "r_refine")[1], -0.0));
   EXPECT_EQ(copy.get_real_array("REFINE_PARAMS", "x_refine")[2], 5e-324);
+  EXPECT_EQ(copy.get_string("HYDRO_PARAMS", "riemann"), "hllc");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name == "region_type") {
+      EXPECT_EQ(b[i].value, "'square', 'point', 98*'square'");
+    }
+  }
 }
 
 TEST(ParameterPrinting, EachResolvedValueParsesBackThroughSetFromText) {
@@ -327,7 +356,7 @@ TEST(ParameterPrinting, SummaryMarksFileValuesAndCompressesArrays) {
 // ---- set_from_text ----
 
 TEST(ParameterOverride, AppliesAndIsNotMarkedFromFile) {
-  ParameterSet p = load("&RUN_PARAMS ndim=3 /");
+  ParameterSet p = load("&RUN_PARAMS ndim=3 problem='refined_sphere' /");
   EXPECT_TRUE(p.from_file("RUN_PARAMS", "ndim"));
   p.set_from_text("RUN_PARAMS", "ndim=2");
   EXPECT_EQ(p.get_int("RUN_PARAMS", "ndim"), 2);
@@ -336,7 +365,7 @@ TEST(ParameterOverride, AppliesAndIsNotMarkedFromFile) {
 }
 
 TEST(ParameterOverride, SeveralAssignmentsAreCheckedTogether) {
-  ParameterSet p;
+  ParameterSet p = load("");
   p.set_from_text("&amr_params", "levelmin=8, levelmax=10");
   EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmin"), 8);
   EXPECT_EQ(p.get_int("AMR_PARAMS", "levelmax"), 10);
@@ -400,8 +429,9 @@ TEST(ParameterErrors, UnknownKeyFarFromAnyNameListsTheKeys) {
 }
 
 TEST(ParameterErrors, UnknownKeyNearAnUnimplementedKey) {
-  expect_contains(load_error("&RUN_PARAMS nsubcyle=2 /"),
-                  {"params.nml:1:", "&RUN_PARAMS", "'nsubcyle'", "did you mean 'nsubcycle'", "not implement"});
+  expect_contains(load_error("&RUN_PARAMS nremp=2 /"),
+                  {"params.nml:1:", "&RUN_PARAMS", "'nremp'", "did you mean 'nremap'", "not implement"});
+  expect_contains(load_error("&RUN_PARAMS nsubcyle=2 /"), {"params.nml:1:", "did you mean 'nsubcycle'?)"});
 }
 
 TEST(ParameterErrors, KeyThatBelongsToAnotherBlock) {
@@ -410,21 +440,27 @@ TEST(ParameterErrors, KeyThatBelongsToAnotherBlock) {
 }
 
 TEST(ParameterErrors, KeyThatBelongsToAnUnimplementedBlock) {
+  expect_contains(load_error("&RUN_PARAMS\n cooling=.true. /"),
+                  {"params.nml:2:", "&RUN_PARAMS", "'cooling' belongs to &PHYSICS_PARAMS", "not implement"});
   expect_contains(load_error("&RUN_PARAMS\n gamma=1.4 /"),
-                  {"params.nml:2:", "&RUN_PARAMS", "'gamma' belongs to &HYDRO_PARAMS", "not implement"});
+                  {"params.nml:2:", "&RUN_PARAMS", "'gamma' belongs to &HYDRO_PARAMS"});
 }
 
 TEST(ParameterErrors, UnimplementedRamsesKey) {
-  expect_contains(load_error("&RUN_PARAMS\n hydro=.true.\n/"),
+  expect_contains(load_error("&RUN_PARAMS\n poisson=.true.\n/"),
                   {"params.nml:2:", "&RUN_PARAMS",
-                   "'hydro' is a RAMSES parameter of &RUN_PARAMS that kosmo does not implement yet"});
+                   "'poisson' is a RAMSES parameter of &RUN_PARAMS that kosmo does not implement yet"});
+  expect_contains(load_error("&HYDRO_PARAMS\n  pressure_fix=.true.\n/"),
+                  {"params.nml:2:", "&HYDRO_PARAMS",
+                   "'pressure_fix' is a RAMSES parameter of &HYDRO_PARAMS that kosmo does not implement yet"});
+  expect_contains(load_error("&INIT_PARAMS filetype='grafic' /"), {"params.nml:1:", "'filetype'", "not implement yet"});
   expect_contains(load_error("&AMR_PARAMS npartmax=100 /"), {"params.nml:1:", "'npartmax'", "not implement yet"});
 }
 
 TEST(ParameterErrors, UnimplementedRamsesBlock) {
-  expect_contains(load_error("&HYDRO_PARAMS\n  riemann='hllc'\n/"),
-                  {"params.nml:2:", "&HYDRO_PARAMS",
-                   "'riemann' is a RAMSES parameter of &HYDRO_PARAMS that kosmo does not implement yet"});
+  expect_contains(load_error("&PHYSICS_PARAMS\n  cooling=.true.\n/"),
+                  {"params.nml:2:", "&PHYSICS_PARAMS",
+                   "'cooling' is a RAMSES parameter of &PHYSICS_PARAMS that kosmo does not implement yet"});
   expect_contains(load_error("\n&COOLING_PARAMS\n/"),
                   {"params.nml:2:", "&COOLING_PARAMS", "RAMSES block that kosmo does not implement yet"});
   expect_contains(load_error("&SF_PARAMS\n m_star=1 /"), {"params.nml:2:", "&SF_PARAMS", "'m_star'", "not implement"});
@@ -476,7 +512,8 @@ TEST(ParameterErrors, OutOfRangeArrayElement) {
 TEST(ParameterErrors, NotAnAllowedChoice) {
   expect_contains(
       load_error("&RUN_PARAMS\nproblem='sedov'\n/"),
-      {"params.nml:2:", "&RUN_PARAMS", "'problem' = 'sedov' is not an allowed choice", "one of 'refined_sphere'"});
+      {"params.nml:2:", "&RUN_PARAMS", "'problem' = 'sedov' is not an allowed choice",
+       "one of 'regions', 'refined_sphere'"});
 }
 
 TEST(ParameterErrors, IndexOutOfBounds) {
@@ -574,6 +611,220 @@ TEST(ParameterValidation, AoutMustBeNonDecreasing) {
 TEST(ParameterValidation, NoutputBeyondTheOutputListLength) {
   expect_contains(load_error("&OUTPUT_PARAMS\n noutput=1001 /"),
                   {"params.nml:2:", "&OUTPUT_PARAMS", "'noutput' = 1001", "0 <= noutput <= 1000"});
+}
+
+// ---- hydro: &HYDRO_PARAMS, &INIT_PARAMS, &BOUNDARY_PARAMS and the hydro refinement keys ----
+
+// RAMSES' namelist/tube1d.nml (Sod's shock tube) exactly as RAMSES ships it, header text included.
+const char* const kRamsesTube1d = R"(This is the RAMSES parameter file for Sod''s shock tube test.
+
+&RUN_PARAMS
+hydro=.true.
+nsubcycle=3*1,2
+/
+
+&AMR_PARAMS
+levelmin=3
+levelmax=10
+ngridmax=2000
+nexpand=1
+boxlen=1.0
+/
+
+&BOUNDARY_PARAMS
+nboundary=2
+ibound_min=-1,+1
+ibound_max=-1,+1
+bound_type= 1, 1
+/
+
+&INIT_PARAMS
+nregion=2
+region_type(1)='square'
+region_type(2)='square'
+x_center=0.25,0.75
+length_x=0.5,0.5
+d_region=1.0,0.125
+u_region=0.0,0.0
+p_region=1.0,0.1
+/
+
+&OUTPUT_PARAMS
+noutput=1
+tout=0.245
+/
+
+&HYDRO_PARAMS
+gamma=1.4
+courant_factor=0.8
+slope_type=2
+riemann='hllc'
+/
+
+&REFINE_PARAMS
+err_grad_d=0.05
+err_grad_u=0.05
+err_grad_p=0.05
+interpol_var=0
+interpol_type=2
+/
+)";
+
+TEST(HydroParameters, DefaultsAreRamsesDefaults) {
+  const ParameterSet p = ParameterSet::defaults();
+  // hydro/hydro_parameters.f90
+  EXPECT_EQ(p.get_real("HYDRO_PARAMS", "gamma"), 1.4);
+  EXPECT_EQ(p.get_real("HYDRO_PARAMS", "courant_factor"), 0.5);
+  EXPECT_EQ(p.get_real("HYDRO_PARAMS", "smallr"), 1e-10);
+  EXPECT_EQ(p.get_real("HYDRO_PARAMS", "smallc"), 1e-10);
+  EXPECT_EQ(p.get_int("HYDRO_PARAMS", "slope_type"), 1);
+  EXPECT_EQ(p.get_string("HYDRO_PARAMS", "riemann"), "llf");
+  EXPECT_EQ(p.get_string("HYDRO_PARAMS", "scheme"), "muscl");
+  EXPECT_EQ(p.get_int("HYDRO_PARAMS", "niter_riemann"), 10);
+  EXPECT_EQ(p.get_int("HYDRO_PARAMS", "npassive"), 0);
+  EXPECT_EQ(p.get_real("REFINE_PARAMS", "err_grad_d"), -1.0);
+  EXPECT_EQ(p.get_real("REFINE_PARAMS", "err_grad_u"), -1.0);
+  EXPECT_EQ(p.get_real("REFINE_PARAMS", "err_grad_p"), -1.0);
+  EXPECT_EQ(p.get_real("REFINE_PARAMS", "floor_d"), 1e-10);
+  EXPECT_EQ(p.get_real("REFINE_PARAMS", "floor_u"), 1e-10);
+  EXPECT_EQ(p.get_real("REFINE_PARAMS", "floor_p"), 1e-10);
+  EXPECT_EQ(p.get_real("REFINE_PARAMS", "mass_sph"), 0.0);
+  EXPECT_EQ(p.get_int_array("BOUNDARY_PARAMS", "bound_type"), std::vector<long long>(kMaxBound, 0));
+  EXPECT_EQ(p.get_real_array("BOUNDARY_PARAMS", "d_bound"), std::vector<double>(kMaxBound, 0.0));
+  // amr/amr_parameters.f90
+  EXPECT_EQ(p.get_real_array("REFINE_PARAMS", "m_refine"), std::vector<double>(kMaxLevel, -1.0));
+  EXPECT_EQ(p.get_int("INIT_PARAMS", "nregion"), 0);
+  EXPECT_EQ(p.get_real_array("INIT_PARAMS", "x_center"), std::vector<double>(kMaxRegion, 0.0));
+  EXPECT_EQ(p.get_real_array("INIT_PARAMS", "length_x"), std::vector<double>(kMaxRegion, 1e10));
+  EXPECT_EQ(p.get_real_array("INIT_PARAMS", "length_z"), std::vector<double>(kMaxRegion, 1e10));
+  EXPECT_EQ(p.get_real_array("INIT_PARAMS", "exp_region"), std::vector<double>(kMaxRegion, 2.0));
+  EXPECT_EQ(p.get_real_array("INIT_PARAMS", "p_region"), std::vector<double>(kMaxRegion, 0.0));
+  EXPECT_EQ(p.get_int("BOUNDARY_PARAMS", "nboundary"), 0);
+  EXPECT_EQ(p.get_int_array("BOUNDARY_PARAMS", "kbound_max"), std::vector<long long>(kMaxBound, 0));
+  std::map<std::string, std::string> by_key;
+  for (const ResolvedParameter& r : p.resolved()) by_key[r.block + "." + r.name] = r.value;
+  EXPECT_EQ(by_key.at("INIT_PARAMS.region_type"), "100*'square'");
+}
+
+TEST(HydroParameters, RamsesTubeNamelistParses) {
+  const ParameterSet p = ParameterSet::from_text(kRamsesTube1d, "tube1d.nml");
+  EXPECT_TRUE(p.get_bool("RUN_PARAMS", "hydro"));
+  EXPECT_EQ(p.get_string("RUN_PARAMS", "problem"), "regions");
+  const std::vector<long long> nsubcycle = p.get_int_array("RUN_PARAMS", "nsubcycle");
+  EXPECT_EQ((std::vector<long long>(nsubcycle.begin(), nsubcycle.begin() + 5)), (std::vector<long long>{1, 1, 1, 2, 2}));
+  EXPECT_EQ(p.get_int("BOUNDARY_PARAMS", "nboundary"), 2);
+  EXPECT_EQ(p.get_int_array("BOUNDARY_PARAMS", "ibound_min")[1], 1);
+  EXPECT_EQ(p.get_int_array("BOUNDARY_PARAMS", "bound_type")[1], 1);
+  EXPECT_EQ(p.get_int("INIT_PARAMS", "nregion"), 2);
+  EXPECT_EQ(p.get_real_array("INIT_PARAMS", "x_center")[1], 0.75);
+  EXPECT_EQ(p.get_real_array("INIT_PARAMS", "d_region")[1], 0.125);
+  EXPECT_EQ(p.get_real_array("INIT_PARAMS", "length_y")[0], 1e10);
+  EXPECT_EQ(p.get_real("HYDRO_PARAMS", "courant_factor"), 0.8);
+  EXPECT_EQ(p.get_int("HYDRO_PARAMS", "slope_type"), 2);
+  EXPECT_EQ(p.get_string("HYDRO_PARAMS", "riemann"), "hllc");
+  EXPECT_EQ(p.get_real("REFINE_PARAMS", "err_grad_u"), 0.05);
+  EXPECT_TRUE(p.from_file("INIT_PARAMS", "region_type"));
+}
+
+TEST(HydroParameters, RamsesSedovNamelistParses) {
+  // RAMSES namelist/sedov3d.nml, less its keys kosmo does not implement (ncontrol, nrestart, nremap).
+  const ParameterSet p = load(R"(
+&RUN_PARAMS
+hydro=.true.
+nsubcycle=10*1
+nstepmax=10
+/
+&AMR_PARAMS
+levelmin=8
+levelmax=8
+ngridtot=3000000
+nexpand=1
+boxlen=0.5
+/
+&INIT_PARAMS
+nregion=2
+region_type(1)='square'
+region_type(2)='point'
+x_center=0.5,0.0
+y_center=0.5,0.0
+z_center=0.5,0.0
+length_x=10.0,1.0
+length_y=10.0,1.0
+length_z=10.0,1.0
+exp_region=10.0,10.0
+d_region=1.0,0.0
+u_region=0.0,0.0
+v_region=0.0,0.0
+p_region=1e-5,0.4
+/
+&OUTPUT_PARAMS
+noutput=1
+tout=1.0
+/
+&HYDRO_PARAMS
+gamma=1.4
+courant_factor=0.8
+scheme='muscl'
+slope_type=1
+/
+)");
+  std::map<std::string, std::string> by_key;
+  for (const ResolvedParameter& r : p.resolved()) by_key[r.block + "." + r.name] = r.value;
+  EXPECT_EQ(by_key.at("INIT_PARAMS.region_type"), "'square', 'point', 98*'square'");
+  EXPECT_EQ(p.get_real_array("INIT_PARAMS", "p_region")[1], 0.4);
+  EXPECT_EQ(p.get_int_array("RUN_PARAMS", "nsubcycle")[9], 1);
+  EXPECT_EQ(p.get_int_array("RUN_PARAMS", "nsubcycle")[10], 2);
+}
+
+TEST(HydroParameters, BadRiemannSolverNamesTheChoices) {
+  expect_contains(load_error("&RUN_PARAMS hydro=T /\n&HYDRO_PARAMS\n riemann='roe'\n/"),
+                  {"params.nml:3:", "&HYDRO_PARAMS", "'riemann' = 'roe' is not an allowed choice",
+                   "one of 'llf', 'hll', 'hllc', 'exact'"});
+}
+
+TEST(HydroParameters, OutOfRangeValues) {
+  expect_contains(load_error("&HYDRO_PARAMS gamma=1 /"), {"params.nml:1:", "&HYDRO_PARAMS", "'gamma' = 1", "gamma > 1"});
+  expect_contains(load_error("&HYDRO_PARAMS courant_factor=1.5 /"),
+                  {"params.nml:1:", "'courant_factor' = 1.5", "0 < courant_factor <= 1"});
+  expect_contains(load_error("&HYDRO_PARAMS slope_type=4 /"), {"params.nml:1:", "0 <= slope_type <= 3"});
+  expect_contains(load_error("&HYDRO_PARAMS npassive=9 /"), {"params.nml:1:", "0 <= npassive <= 8"});
+  expect_contains(load_error("&HYDRO_PARAMS scheme='plmde' /"), {"params.nml:1:", "'scheme'", "one of 'muscl'"});
+  expect_contains(load_error("&RUN_PARAMS hydro=T nsubcycle=1,3 /"),
+                  {"params.nml:1:", "&RUN_PARAMS", "'nsubcycle(2)' = 3", "1 <= nsubcycle <= 2"});
+  expect_contains(load_error("&INIT_PARAMS\n region_type(2)='circle' /"),
+                  {"params.nml:2:", "&INIT_PARAMS", "'region_type(2)' = 'circle'", "one of 'square', 'point'"});
+  expect_contains(load_error("&INIT_PARAMS nregion=101 /"), {"params.nml:1:", "0 <= nregion <= 100"});
+  expect_contains(load_error("&INIT_PARAMS length_x=0.5,0 /"), {"params.nml:1:", "'length_x(2)' = 0", "length_x > 0"});
+  expect_contains(load_error("&BOUNDARY_PARAMS bound_type=4 /"), {"params.nml:1:", "0 <= bound_type <= 3"});
+  expect_contains(load_error("&BOUNDARY_PARAMS nboundary=101 /"), {"params.nml:1:", "0 <= nboundary <= 100"});
+}
+
+TEST(HydroParameters, HydroWithTheMeshOnlyDemoNamesBothKeys) {
+  expect_contains(load_error("&RUN_PARAMS\n problem='refined_sphere'\n hydro=.true.\n/"),
+                  {"params.nml:3:", "&RUN_PARAMS", "hydro=.true.", "problem='refined_sphere'"});
+}
+
+TEST(HydroParameters, RegionsWithoutHydroIsNothingToRun) {
+  expect_contains(load_error("&RUN_PARAMS\n verbose=T\n/"),
+                  {"params.nml", "&RUN_PARAMS", "nothing to run: set hydro=.true. in &RUN_PARAMS"});
+  expect_contains(load_error("&RUN_PARAMS\n problem='regions'\n/"),
+                  {"params.nml:2:", "&RUN_PARAMS", "nothing to run: set hydro=.true. in &RUN_PARAMS"});
+  // An override is checked the same way.
+  ParameterSet p = load("&RUN_PARAMS hydro=T /");
+  EXPECT_THROW(p.set_from_text("RUN_PARAMS", "hydro=F"), kosmo::Error);
+  EXPECT_TRUE(p.get_bool("RUN_PARAMS", "hydro"));
+}
+
+TEST(HydroParameters, BoundaryWithoutATypeIsAnError) {
+  expect_contains(load_error("&RUN_PARAMS hydro=T /\n&BOUNDARY_PARAMS\n nboundary=2\n bound_type=2\n/"),
+                  {"params.nml:4:", "&BOUNDARY_PARAMS", "bound_type(2) is not set", "nboundary = 2"});
+  EXPECT_NO_THROW(load("&RUN_PARAMS hydro=T /\n&BOUNDARY_PARAMS nboundary=2 bound_type=2,2 /"));
+}
+
+TEST(HydroParameters, ExampleNamelistStillLoads) {
+  const ParameterSet p = ParameterSet::from_file(std::string(KOSMO_SOURCE_DIR) + "/examples/refined_sphere.nml");
+  EXPECT_EQ(p.get_string("RUN_PARAMS", "problem"), "refined_sphere");
+  EXPECT_FALSE(p.get_bool("RUN_PARAMS", "hydro"));
 }
 
 // ---- the schema itself ----

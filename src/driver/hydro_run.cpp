@@ -1,0 +1,90 @@
+#include "driver/hydro_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include "core/output_schedule.hpp"
+#include "driver/hydro_simulation.hpp"
+#include "driver/mesh_report.hpp"
+#include "io/snapshot_writer.hpp"
+
+namespace kosmo::driver {
+namespace {
+
+// Relative change of a conserved total; absolute when the initial total is zero.
+double relative_change(double now, double initial) {
+  return initial != 0.0 ? (now - initial) / std::fabs(initial) : now;
+}
+
+}  // namespace
+
+template <int D>
+void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
+  using Clock = std::chrono::steady_clock;
+  const auto run_start = Clock::now();
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  HydroSimulation<D> sim(params);
+  sim.initialise();
+  if (rank == 0) log << " Initial mesh\n" << level_summary(sim.tree()) << memory_summary(sim.tree()) << std::flush;
+
+  const auto noutput = static_cast<std::size_t>(params.get_int("OUTPUT_PARAMS", "noutput"));
+  auto tout = params.get_real_array("OUTPUT_PARAMS", "tout");
+  tout.resize(std::min(noutput, tout.size()));
+  const double tend_parameter = params.get_real("OUTPUT_PARAMS", "tend");
+  core::OutputSchedule schedule(core::OutputScheduleSettings{.tout = tout,
+                                                             .foutput = params.get_int("OUTPUT_PARAMS", "foutput"),
+                                                             .delta_tout = params.get_real("OUTPUT_PARAMS", "delta_tout"),
+                                                             .tend = tend_parameter});
+  // RAMSES stops at tend, or at the last output time when tend is not given.
+  const double tend = tend_parameter > 0.0 ? tend_parameter : (schedule.times().empty() ? 0.0 : schedule.times().back());
+  const long long nstepmax = params.get_int("RUN_PARAMS", "nstepmax");
+  int output_number = 1;
+  auto write_output = [&]() {
+    const auto start = Clock::now();
+    write_mesh_snapshot(comm, sim.tree(), params, output_number, sim.time(), sim.step(), sim.outputs());
+    schedule.record(sim.time());
+    if (rank == 0) log << " Output written: " << io::output_directory_name(output_number) << " at t=" << sim.time() << "\n" << std::flush;
+    ++output_number;
+    sim.timers().add("output", start);
+  };
+  if (schedule.due(sim.time(), 0)) write_output();
+
+  const std::vector<double> initial = sim.hydro().totals();
+  const int energy = D + 1;
+  while (sim.time() < tend * (1.0 - 1e-12) && sim.step() < nstepmax) {
+    auto start = Clock::now();
+    double dt = sim.courant_time_step();
+    sim.timers().add("courant time step", start);
+    dt = schedule.limit_time_step(sim.time(), dt);
+    dt = std::min(dt, tend - sim.time());
+    sim.advance(dt);
+    if (rank == 0) {
+      const std::vector<double> now = sim.hydro().totals();
+      char line[256];
+      std::snprintf(line, sizeof line, " Main step=%7lld t=%12.5e dt=%10.3e mcons=%10.2e econs=%10.2e octs:", sim.step(), sim.time(), dt,
+                    relative_change(now[0], initial[0]), relative_change(now[static_cast<std::size_t>(energy)], initial[static_cast<std::size_t>(energy)]));
+      log << line;
+      for (int l = 1; l <= sim.tree().levelmax(); ++l)
+        if (!sim.tree().octs_at_level(l).empty()) log << ' ' << l << ':' << sim.tree().octs_at_level(l).size();
+      log << '\n' << std::flush;
+    }
+    if (schedule.due(sim.time(), sim.step())) write_output();
+  }
+  const double total = std::chrono::duration<double>(Clock::now() - run_start).count();
+  if (rank == 0) {
+    char line[160];
+    std::snprintf(line, sizeof line, " %lld coarse steps, %lld cell updates, %.3e cell updates per second\n", sim.step(), sim.cell_updates(),
+                  static_cast<double>(sim.cell_updates()) / std::max(total, 1e-30));
+    log << line << sim.timers().table(total) << std::flush;
+  }
+}
+
+template void run_hydro<1>(const core::ParameterSet&, MPI_Comm, std::ostream&);
+template void run_hydro<2>(const core::ParameterSet&, MPI_Comm, std::ostream&);
+template void run_hydro<3>(const core::ParameterSet&, MPI_Comm, std::ostream&);
+
+}  // namespace kosmo::driver

@@ -1,0 +1,52 @@
+#pragma once
+// Wall-clock time per component of a run, printed as a table at the end (RAMSES' timer output).
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kosmo::driver {
+
+class Timers {
+ public:
+  // Adds the time since `start` to `name`.
+  void add(const std::string& name, std::chrono::steady_clock::time_point start) {
+    add_seconds(name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  void add_seconds(const std::string& name, double seconds) {
+    for (auto& [n, s] : entries_)
+      if (n == name) {
+        s += seconds;
+        return;
+      }
+    entries_.emplace_back(name, seconds);
+  }
+  double seconds(const std::string& name) const {
+    for (const auto& [n, s] : entries_)
+      if (n == name) return s;
+    return 0.0;
+  }
+  const std::vector<std::pair<std::string, double>>& entries() const { return entries_; }
+
+  std::string table(double total_seconds) const {
+    std::string out = " TIMER                              seconds       %\n";
+    char line[128];
+    double accounted = 0.0;
+    for (const auto& [name, s] : entries_) {
+      std::snprintf(line, sizeof line, " %-30s %11.3f %7.1f\n", name.c_str(), s, total_seconds > 0 ? 100.0 * s / total_seconds : 0.0);
+      out += line;
+      accounted += s;
+    }
+    std::snprintf(line, sizeof line, " %-30s %11.3f %7.1f\n", "other", total_seconds - accounted,
+                  total_seconds > 0 ? 100.0 * (total_seconds - accounted) / total_seconds : 0.0);
+    out += line;
+    std::snprintf(line, sizeof line, " %-30s %11.3f\n", "TOTAL", total_seconds);
+    return out + line;
+  }
+
+ private:
+  std::vector<std::pair<std::string, double>> entries_;
+};
+
+}  // namespace kosmo::driver

@@ -1,0 +1,62 @@
+#pragma once
+// Run-time choices of the Euler solver, with RAMSES' names and defaults (hydro/read_hydro_params.f90,
+// &HYDRO_PARAMS: gamma, smallr, smallc, slope_type, riemann, niter_riemann). The kernels read these
+// once per call and dispatch to templated code (ARCHITECTURE §6): nothing here is consulted per cell.
+#include <cctype>
+#include <string>
+#include <string_view>
+
+#include "core/error.hpp"
+
+namespace kosmo::hydro {
+
+enum class RiemannSolver { llf, hll, hllc, exact };
+
+// RAMSES' slope_type integers (hydro/slope_types.f90, uslope in hydro/umuscl.f90).
+enum class SlopeType : int { first_order = 0, minmod = 1, moncen = 2, positivity = 3 };
+
+struct SchemeSettings {
+  double gamma = 1.4;
+  double smallr = 1e-10;  // density floor
+  double smallc = 1e-10;  // sound-speed floor; the pressure floor is rho * smallc^2 / gamma
+  SlopeType slope_type = SlopeType::minmod;
+  RiemannSolver riemann = RiemannSolver::llf;
+  int npassive = 0;        // passive scalars carried after the energy
+  int niter_riemann = 10;  // Newton iterations of the exact solver (RAMSES' niter_riemann)
+};
+
+// Number of conservative (and primitive) variables: rho, D momenta, E, passive scalars.
+constexpr int nvar(int D, int npassive) { return D + 2 + npassive; }
+
+inline const char* riemann_solver_name(RiemannSolver r) {
+  switch (r) {
+    case RiemannSolver::llf: return "llf";
+    case RiemannSolver::hll: return "hll";
+    case RiemannSolver::hllc: return "hllc";
+    case RiemannSolver::exact: return "exact";
+  }
+  return "unknown";
+}
+
+// RAMSES spells the solvers 'llf', 'hll', 'hllc', 'exact' in &HYDRO_PARAMS; case and surrounding
+// blanks are forgiven because Fortran namelists are case-insensitive and blank-padded.
+inline RiemannSolver riemann_solver_from_name(std::string_view name) {
+  std::string key;
+  for (char ch : name) {
+    if (!std::isspace(static_cast<unsigned char>(ch))) key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+  }
+  if (key == "llf") return RiemannSolver::llf;
+  if (key == "hll") return RiemannSolver::hll;
+  if (key == "hllc") return RiemannSolver::hllc;
+  if (key == "exact") return RiemannSolver::exact;
+  KOSMO_FAIL("hydro: unknown Riemann solver '" << name << "' (valid: llf, hll, hllc, exact)");
+}
+
+inline SlopeType slope_type_from_int(int slope_type) {
+  KOSMO_REQUIRE(slope_type >= 0 && slope_type <= 3,
+                "hydro: unsupported slope_type " << slope_type
+                                                 << " (valid: 0 first order, 1 minmod, 2 moncen, 3 positivity)");
+  return static_cast<SlopeType>(slope_type);
+}
+
+}  // namespace kosmo::hydro

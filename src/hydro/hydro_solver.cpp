@@ -1,0 +1,355 @@
+#include "hydro/hydro_solver.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "core/refinement.hpp"
+#include "hydro/courant.hpp"
+#include "hydro/muscl_hancock.hpp"
+
+namespace kosmo::hydro {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+const char* axis_name(int d) { return d == 0 ? "x" : (d == 1 ? "y" : "z"); }
+
+// Index of cell c among the transverse positions of a face along axis d: bit d removed.
+constexpr int transverse_index(int c, int d) { return (c & ((1 << d) - 1)) | ((c >> (d + 1)) << d); }
+
+}  // namespace
+
+template <int D>
+HydroSolver<D>::HydroSolver(Tree& tree, const Settings& settings)
+    : tree_(tree), settings_(settings), nvar_(D + 2 + settings.scheme.npassive) {
+  std::vector<core::FieldInfo> conservative;
+  conservative.push_back(core::scalar_field("density", "code_density"));
+  for (int d = 0; d < D; ++d) conservative.push_back(core::velocity_field(std::string("momentum_") + axis_name(d), "code_momentum_density"));
+  conservative.push_back(core::scalar_field("total_energy", "code_energy_density"));
+  for (int k = 0; k < settings.scheme.npassive; ++k) {
+    char name[32];
+    std::snprintf(name, sizeof name, "scalar_%02d_density", k + 1);
+    conservative.push_back(core::scalar_field(name, "code_density"));
+  }
+  // Snapshots carry primitive variables (output_fields), so the conservative arrays are written
+  // only to restarts; the new time level is transient.
+  for (auto info : conservative) {
+    info.in_snapshots = false;
+    uold_.push_back(tree_.add_field(info));
+  }
+  for (auto info : conservative) {
+    info.name = "new_" + info.name;
+    info.in_snapshots = false;
+    info.in_restarts = false;
+    unew_.push_back(tree_.add_field(info));
+  }
+  stencils_.resize(static_cast<std::size_t>(tree_.levelmax()) + 1);
+  using Stencil = OctStencilCache<D, Key>;
+  block_index_.resize(Stencil::neighbours);
+  for (int k = 0; k < Stencil::neighbours; ++k)
+    for (int c = 0; c < cells_per_oct; ++c) {
+      std::array<int, D> local{};
+      for (int d = 0; d < D; ++d) local[d] = 2 * Stencil::offset_along(k, d) + 1 + ((c >> d) & 1);
+      block_index_[static_cast<std::size_t>(k)][static_cast<std::size_t>(c)] = OctBlock<D>::index(local);
+    }
+}
+
+template <int D>
+void HydroSolver<D>::set_unew(int level) {
+  for (int v = 0; v < nvar_; ++v) {
+    const double* from = tree_.field(uold_[static_cast<std::size_t>(v)]);
+    double* to = tree_.field(unew_[static_cast<std::size_t>(v)]);
+    for (core::OctIndex o : tree_.octs_at_level(level)) std::copy_n(from + Tree::cell_index(o, 0), cells_per_oct, to + Tree::cell_index(o, 0));
+  }
+}
+
+template <int D>
+void HydroSolver<D>::set_uold(int level) {
+  for (int v = 0; v < nvar_; ++v) {
+    const double* from = tree_.field(unew_[static_cast<std::size_t>(v)]);
+    double* to = tree_.field(uold_[static_cast<std::size_t>(v)]);
+    for (core::OctIndex o : tree_.octs_at_level(level)) std::copy_n(from + Tree::cell_index(o, 0), cells_per_oct, to + Tree::cell_index(o, 0));
+  }
+}
+
+template <int D>
+void HydroSolver<D>::restrict_onto(int level) {
+  const auto& octs = tree_.octs_at_level(level);
+  for (int v = 0; v < nvar_; ++v) {
+    double* u = tree_.field(uold_[static_cast<std::size_t>(v)]);
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < octs.size(); ++i)
+      for (int c = 0; c < cells_per_oct; ++c) {
+        const core::CellIndex cell = Tree::cell_index(octs[i], c);
+        const core::OctIndex son = tree_.son(cell);
+        if (son != core::no_oct) u[cell] = core::restrict_children<D>(u + Tree::cell_index(son, 0));
+      }
+  }
+}
+
+template <int D>
+double HydroSolver<D>::courant_time_step(int level) const {
+  const auto& octs = tree_.octs_at_level(level);
+  const double dx = tree_.cell_size(level);
+  double dt = std::numeric_limits<double>::max();
+  std::vector<const double*> u(static_cast<std::size_t>(nvar_));
+  for (int v = 0; v < nvar_; ++v) u[static_cast<std::size_t>(v)] = tree_.field(uold_[static_cast<std::size_t>(v)]);
+#pragma omp parallel
+  {
+    std::vector<double> cell_u(static_cast<std::size_t>(nvar_));
+#pragma omp for schedule(static) reduction(min : dt)
+    for (std::size_t i = 0; i < octs.size(); ++i)
+      for (int c = 0; c < cells_per_oct; ++c) {
+        const core::CellIndex cell = Tree::cell_index(octs[i], c);
+        for (int v = 0; v < nvar_; ++v) cell_u[static_cast<std::size_t>(v)] = u[static_cast<std::size_t>(v)][cell];
+        dt = std::min(dt, hydro::courant_time_step<D>(cell_u.data(), 1, dx, settings_.courant_factor, settings_.scheme));
+      }
+  }
+  return dt;
+}
+
+template <int D>
+void HydroSolver<D>::godunov(int level, double dt) {
+  using Stencil = OctStencilCache<D, Key>;
+  using Block = OctBlock<D>;
+  auto start = Clock::now();
+  Stencil& stencil = stencils_[static_cast<std::size_t>(level)];
+  stencil.update(tree_, level);
+  timing_.stencil += seconds_since(start);
+  start = Clock::now();
+
+  const double dx = tree_.cell_size(level);
+  const double dt_over_dx = dt / dx;
+  const int nvar = nvar_;
+  const std::size_t n = stencil.size();
+  constexpr int centre = (Stencil::neighbours - 1) / 2;
+  constexpr int faces = Block::faces;
+  const std::size_t flux_size = static_cast<std::size_t>(D * faces * nvar);
+  std::vector<const double*> uold(static_cast<std::size_t>(nvar));
+  std::vector<double*> unew(static_cast<std::size_t>(nvar));
+  for (int v = 0; v < nvar; ++v) {
+    uold[static_cast<std::size_t>(v)] = tree_.field(uold_[static_cast<std::size_t>(v)]);
+    unew[static_cast<std::size_t>(v)] = tree_.field(unew_[static_cast<std::size_t>(v)]);
+  }
+  const auto extent = tree_.extent(level);
+  const BoxBoundaries<D>& boundaries = settings_.boundaries;
+  bool any_wall = false;
+  for (int d = 0; d < D; ++d) any_wall = any_wall || !boundaries.periodic(d);
+
+  // Reflux contributions, per thread in oct order; applied after the loop in thread order, which
+  // is oct order for a static schedule: the result does not depend on the thread count.
+  const int nthreads = omp_get_max_threads();
+  std::vector<std::vector<RefluxRecord>> records(static_cast<std::size_t>(nthreads));
+  std::vector<std::vector<double>> record_fluxes(static_cast<std::size_t>(nthreads));
+
+#pragma omp parallel num_threads(nthreads)
+  {
+    const int thread = omp_get_thread_num();
+    std::vector<double> block(static_cast<std::size_t>(nvar * Block::cells));
+    std::vector<double> flux(flux_size);
+    std::vector<double> children(static_cast<std::size_t>(nvar * cells_per_oct));
+    std::vector<double> mirror(static_cast<std::size_t>(nvar)), ghost(static_cast<std::size_t>(nvar));
+    std::vector<unsigned char> outside(Block::cells);
+    MusclScratch<D> scratch(nvar);
+    auto& my_records = records[static_cast<std::size_t>(thread)];
+    auto& my_fluxes = record_fluxes[static_cast<std::size_t>(thread)];
+
+#pragma omp for schedule(static)
+    for (std::size_t i = 0; i < n; ++i) {
+      const core::OctIndex o = stencil.oct(i);
+      bool has_outside = false;
+      // Gather: same-level octs copied, coarser leaves interpolated as at refinement.
+      for (int k = 0; k < Stencil::neighbours; ++k) {
+        const core::OctIndex s = stencil.neighbour_oct(i, k);
+        const auto& where = block_index_[static_cast<std::size_t>(k)];
+        if (s != core::no_oct) {
+          const core::CellIndex first = Tree::cell_index(s, 0);
+          for (int v = 0; v < nvar; ++v) {
+            const double* src = uold[static_cast<std::size_t>(v)] + first;
+            double* dst = block.data() + static_cast<std::size_t>(v) * Block::cells;
+            for (int c = 0; c < cells_per_oct; ++c) dst[where[static_cast<std::size_t>(c)]] = src[c];
+          }
+        } else if (stencil.coarse_cell(i, k) != core::no_cell) {
+          core::interpolate_children<D, Key>(tree_, stencil.coarse_cell(i, k), settings_.interpolation, uold_, children.data());
+          for (int v = 0; v < nvar; ++v)
+            for (int c = 0; c < cells_per_oct; ++c)
+              block[static_cast<std::size_t>(v) * Block::cells + static_cast<std::size_t>(where[static_cast<std::size_t>(c)])] =
+                  children[static_cast<std::size_t>(v * cells_per_oct + c)];
+        } else {
+          has_outside = true;
+        }
+      }
+      if (has_outside && any_wall) {
+        // Ghost cells beyond a wall, axis by axis, from the mirror cell inside (seeds: RAMSES
+        // make_boundary_hydro). A cell outside along several axes is filled at the last of them.
+        const auto oct_coordinates = tree_.coordinates(o);
+        for (int d = 0; d < D; ++d) {
+          if (boundaries.periodic(d)) continue;
+          for (int b = 0; b < Block::cells; ++b) {
+            std::array<int, D> local{};
+            int rest = b;
+            for (int e = 0; e < D; ++e) {
+              local[e] = rest % Block::width - 1;
+              rest /= Block::width;
+            }
+            auto global = [&](int e) { return 2 * oct_coordinates[e] + local[e] - 1; };
+            const std::int64_t g = global(d);
+            const std::int64_t cells_along = 2 * extent[d];
+            if (g >= 0 && g < cells_along) continue;
+            bool inside_later_axes = true;
+            for (int e = d + 1; e < D; ++e)
+              inside_later_axes = inside_later_axes && (boundaries.periodic(e) || (global(e) >= 0 && global(e) < 2 * extent[e]));
+            if (!inside_later_axes) continue;
+            const int side = g < 0 ? 0 : 1;
+            const BoundaryFace& face = boundaries.faces[static_cast<std::size_t>(2 * d + side)];
+            // Reflecting walls mirror; outflow copies the first interior cell at every depth.
+            const std::int64_t mirrored = boundary_reference_cell(face.type, g, cells_along);
+            auto mirror_local = local;
+            mirror_local[d] = static_cast<int>(mirrored - 2 * oct_coordinates[d] + 1);
+            const int m = Block::index(mirror_local);
+            for (int v = 0; v < nvar; ++v) mirror[static_cast<std::size_t>(v)] = block[static_cast<std::size_t>(v * Block::cells + m)];
+            boundary_ghost_state<D>(face, d, side, settings_.scheme.gamma,
+                                    settings_.scheme.npassive, mirror.data(), ghost.data());
+            for (int v = 0; v < nvar; ++v) block[static_cast<std::size_t>(v * Block::cells + b)] = ghost[static_cast<std::size_t>(v)];
+          }
+        }
+      }
+
+      muscl_hancock_fluxes<D>(settings_.scheme, dt_over_dx, block.data(), scratch, flux.data());
+
+      // No flux through a face next to a refined cell: the finer level carries it (refluxing).
+      for (int d = 0; d < D; ++d) {
+        for (int f = 0; f < 3; ++f) {
+          // Cells on either side of face f along d sit at local f and f + 1 (0..3): neighbour
+          // offset -1 (local 0), 0 (local 1, 2) or +1 (local 3), child bit (local + 1) & 1.
+          for (int t = 0; t < Block::transverse; ++t) {
+            bool refined = false;
+            for (int l = f; l <= f + 1 && !refined; ++l) {
+              const int offset = l < 1 ? -1 : (l < 3 ? 0 : 1);
+              int k = centre;
+              int step = 1;
+              for (int e = 0; e < d; ++e) step *= 3;
+              k += offset * step;
+              const core::OctIndex s = stencil.neighbour_oct(i, k);
+              if (s == core::no_oct) continue;
+              // Child index: bit d from the local position, other bits from t.
+              int c = 0, tb = 0;
+              for (int e = 0; e < D; ++e) {
+                if (e == d) {
+                  c |= ((l + 1) & 1) << e;
+                } else {
+                  c |= ((t >> tb) & 1) << e;
+                  ++tb;
+                }
+              }
+              refined = !tree_.is_leaf(Tree::cell_index(s, c));
+            }
+            if (refined) std::fill_n(flux.begin() + ((d * 3 + f) * Block::transverse + t) * nvar, nvar, 0.0);
+          }
+        }
+      }
+
+      // Update of the oct's own cells.
+      for (int c = 0; c < cells_per_oct; ++c) {
+        const core::CellIndex cell = Tree::cell_index(o, c);
+        for (int d = 0; d < D; ++d) {
+          const int bit = (c >> d) & 1;
+          const int t = transverse_index(c, d);
+          const double* left = flux.data() + ((d * 3 + bit) * Block::transverse + t) * nvar;
+          const double* right = flux.data() + ((d * 3 + bit + 1) * Block::transverse + t) * nvar;
+          for (int v = 0; v < nvar; ++v) unew[static_cast<std::size_t>(v)][cell] += left[v] - right[v];
+        }
+      }
+
+      // Faces next to a coarser leaf: record the flux for that cell.
+      if (level > 1) {
+        for (int d = 0; d < D; ++d) {
+          int step = 1;
+          for (int e = 0; e < d; ++e) step *= 3;
+          for (int side = 0; side < 2; ++side) {
+            const int k = centre + (side == 0 ? -step : step);
+            if (stencil.neighbour_oct(i, k) != core::no_oct) continue;
+            const core::CellIndex coarse = stencil.coarse_cell(i, k);
+            if (coarse == core::no_cell) continue;
+            const int f = side == 0 ? 0 : 2;
+            // Flux F (x dt/dx) leaves the coarse cell on the left, enters the one on the right;
+            // the fine face is 2^-(D-1) of the coarse face and dx_f/dx_c = 1/2: weight 2^-D.
+            const double weight = (side == 0 ? -1.0 : 1.0) / static_cast<double>(cells_per_oct);
+            for (int t = 0; t < Block::transverse; ++t) {
+              my_records.push_back({coarse, weight, my_fluxes.size()});
+              const double* face = flux.data() + ((d * 3 + f) * Block::transverse + t) * nvar;
+              my_fluxes.insert(my_fluxes.end(), face, face + nvar);
+            }
+          }
+        }
+      }
+    }
+  }
+  timing_.fluxes += seconds_since(start);
+  start = Clock::now();
+  for (int thread = 0; thread < nthreads; ++thread) {
+    const auto& fluxes = record_fluxes[static_cast<std::size_t>(thread)];
+    for (const RefluxRecord& r : records[static_cast<std::size_t>(thread)])
+      for (int v = 0; v < nvar; ++v) unew[static_cast<std::size_t>(v)][r.coarse] += r.weight * fluxes[r.flux_offset + static_cast<std::size_t>(v)];
+  }
+  timing_.reflux += seconds_since(start);
+}
+
+template <int D>
+std::vector<double> HydroSolver<D>::totals() const {
+  std::vector<double> sums(static_cast<std::size_t>(nvar_), 0.0);
+  for (int l = 1; l <= tree_.levelmax(); ++l) {
+    const double volume = std::pow(tree_.cell_size(l), D);
+    for (core::OctIndex o : tree_.octs_at_level(l))
+      for (int c = 0; c < cells_per_oct; ++c) {
+        const core::CellIndex cell = Tree::cell_index(o, c);
+        if (!tree_.is_leaf(cell)) continue;
+        for (int v = 0; v < nvar_; ++v) sums[static_cast<std::size_t>(v)] += tree_.field(uold_[static_cast<std::size_t>(v)])[cell] * volume;
+      }
+  }
+  return sums;
+}
+
+template <int D>
+std::vector<core::FieldInfo> HydroSolver<D>::output_fields() const {
+  std::vector<core::FieldInfo> fields;
+  fields.push_back(core::scalar_field("density", "code_density"));
+  for (int d = 0; d < D; ++d) fields.push_back(core::velocity_field(std::string("velocity_") + axis_name(d), "code_velocity"));
+  fields.push_back(core::scalar_field("pressure", "code_pressure"));
+  for (int k = 0; k < settings_.scheme.npassive; ++k) {
+    char name[32];
+    std::snprintf(name, sizeof name, "scalar_%02d", k + 1);
+    fields.push_back(core::scalar_field(name, "dimensionless"));
+  }
+  return fields;
+}
+
+template <int D>
+void HydroSolver<D>::output_values(core::OctIndex o, double* out) const {
+  const double gamma = settings_.scheme.gamma;
+  for (int c = 0; c < cells_per_oct; ++c) {
+    const core::CellIndex cell = Tree::cell_index(o, c);
+    auto u = [&](int v) { return tree_.field(uold_[static_cast<std::size_t>(v)])[cell]; };
+    const double rho = u(0);
+    double kinetic = 0.0;
+    for (int d = 0; d < D; ++d) {
+      const double velocity = u(1 + d) / rho;
+      out[(1 + d) * cells_per_oct + c] = velocity;
+      kinetic += 0.5 * rho * velocity * velocity;
+    }
+    out[c] = rho;
+    out[(D + 1) * cells_per_oct + c] = (gamma - 1.0) * (u(D + 1) - kinetic);
+    for (int k = 0; k < settings_.scheme.npassive; ++k) out[(D + 2 + k) * cells_per_oct + c] = u(D + 2 + k) / rho;
+  }
+}
+
+template class HydroSolver<1>;
+template class HydroSolver<2>;
+template class HydroSolver<3>;
+
+}  // namespace kosmo::hydro

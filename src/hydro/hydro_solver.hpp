@@ -1,0 +1,79 @@
+#pragma once
+// The hydro module on the octree: conservative variables in two time levels registered as cell
+// fields, the Godunov update of one level with refluxing into coarser neighbours, restriction,
+// the Courant time step, and the primitive variables written to snapshots (RAMSES godunov_fine,
+// set_unew, set_uold, upload_fine, newdt_fine). No MPI here: the driver decides when to exchange.
+#include <array>
+#include <vector>
+
+#include "core/oct_tree.hpp"
+#include "core/prolongation.hpp"
+#include "hydro/boundary_conditions.hpp"
+#include "hydro/hydro_settings.hpp"
+#include "hydro/oct_stencil_cache.hpp"
+
+namespace kosmo::hydro {
+
+template <int D>
+class HydroSolver {
+ public:
+  using Key = core::MortonKey;
+  using Tree = core::OctTree<D, Key>;
+  static constexpr int cells_per_oct = Tree::cells_per_oct;
+
+  struct Settings {
+    SchemeSettings scheme;
+    double courant_factor = 0.5;
+    core::InterpolationType interpolation = core::InterpolationType::minmod;
+    BoxBoundaries<D> boundaries;
+  };
+
+  // Registers the conservative variables (uold, restart fields) and their copies for the new
+  // time level (unew, transient) in the tree.
+  HydroSolver(Tree& tree, const Settings& settings);
+
+  int nvar() const { return nvar_; }
+  const Settings& settings() const { return settings_; }
+  const std::vector<int>& uold_fields() const { return uold_; }
+  const std::vector<int>& unew_fields() const { return unew_; }
+
+  void set_unew(int level);        // unew = uold on every cell of the level
+  void set_uold(int level);        // uold = unew
+  void restrict_onto(int level);   // refined cells of `level` take the mean of their sons (uold)
+  // Advances the level by dt from uold into unew; fluxes through faces next to a coarser leaf are
+  // also added (scaled by 2^-D) to that coarse cell's unew, so coarse-fine faces conserve.
+  void godunov(int level, double dt);
+  // Courant-limited time step of the level's cells (RAMSES newdt_fine / cmpdt).
+  double courant_time_step(int level) const;
+
+  // Volume integrals over leaf cells of each conservative variable.
+  std::vector<double> totals() const;
+
+  // Primitive variables written to snapshots: density, velocity_*, pressure, scalar_NN.
+  std::vector<core::FieldInfo> output_fields() const;
+  // Their values for the 2^D cells of oct o: out[field * 2^D + cell].
+  void output_values(core::OctIndex o, double* out) const;
+
+  // Seconds spent in the parts of godunov(): stencil lookup, flux loop, refluxing.
+  struct Timing {
+    double stencil = 0, fluxes = 0, reflux = 0;
+  };
+  const Timing& timing() const { return timing_; }
+
+ private:
+  struct RefluxRecord {
+    core::CellIndex coarse;
+    double weight;
+    std::size_t flux_offset;
+  };
+
+  Tree& tree_;
+  Settings settings_;
+  int nvar_;
+  std::vector<int> uold_, unew_;
+  std::vector<OctStencilCache<D, Key>> stencils_;  // one per level
+  std::vector<std::array<int, cells_per_oct>> block_index_;  // [neighbour k][child c] -> block cell
+  Timing timing_;
+};
+
+}  // namespace kosmo::hydro
