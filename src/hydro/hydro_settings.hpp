@@ -30,10 +30,14 @@ constexpr int nvar(int D, int npassive) { return D + 2 + npassive; }
 
 inline const char* riemann_solver_name(RiemannSolver r) {
   switch (r) {
-    case RiemannSolver::llf: return "llf";
-    case RiemannSolver::hll: return "hll";
-    case RiemannSolver::hllc: return "hllc";
-    case RiemannSolver::exact: return "exact";
+    case RiemannSolver::llf:
+      return "llf";
+    case RiemannSolver::hll:
+      return "hll";
+    case RiemannSolver::hllc:
+      return "hllc";
+    case RiemannSolver::exact:
+      return "exact";
   }
   return "unknown";
 }
@@ -43,7 +47,8 @@ inline const char* riemann_solver_name(RiemannSolver r) {
 inline RiemannSolver riemann_solver_from_name(std::string_view name) {
   std::string key;
   for (char ch : name) {
-    if (!std::isspace(static_cast<unsigned char>(ch))) key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+    if (!std::isspace(static_cast<unsigned char>(ch)))
+      key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
   }
   if (key == "llf") return RiemannSolver::llf;
   if (key == "hll") return RiemannSolver::hll;
@@ -53,9 +58,9 @@ inline RiemannSolver riemann_solver_from_name(std::string_view name) {
 }
 
 inline SlopeType slope_type_from_int(int slope_type) {
-  KOSMO_REQUIRE(slope_type >= 0 && slope_type <= 3,
-                "hydro: unsupported slope_type " << slope_type
-                                                 << " (valid: 0 first order, 1 minmod, 2 moncen, 3 positivity)");
+  KOSMO_REQUIRE(slope_type >= 0 && slope_type <= 3, "hydro: unsupported slope_type "
+                                                        << slope_type
+                                                        << " (valid: 0 first order, 1 minmod, 2 moncen, 3 positivity)");
   return static_cast<SlopeType>(slope_type);
 }
 

@@ -35,6 +35,7 @@ MusclScratch<D>::MusclScratch(int nvar) : nvar_(nvar) {
   q_.assign(n * Block::cells, 0.0);
   centre_.assign(n * trace_cells, 0.0);
   slope_.assign(n * D * trace_cells, 0.0);
+  density_.assign(trace_cells, 0.0);
 
   // Rows along x through the trace cells. Core rows: the other coordinates inside the oct, x = 0..3.
   // Slab rows: one other coordinate at 0 or 3 (beside the oct), the rest inside, x = 1..2.
@@ -69,22 +70,46 @@ MusclScratch<D>::MusclScratch(int nvar) : nvar_(nvar) {
   KOSMO_REQUIRE(lanes == trace_cells, "hydro: internal error, " << lanes << " trace cells");
 
   // Face (d, f, t) separates the cells at c_d = f and f + 1 whose other coordinates are given by t.
+  // Along x the three faces of a core row have consecutive lanes; along y or z the two faces at
+  // x = 1, 2 do. Runs of faces follow those, numbered axis by axis.
+  auto lane_at = [&](const std::array<int, D>& c) {
+    const int lane = lane_of[static_cast<std::size_t>(Block::index(c))];
+    KOSMO_REQUIRE(lane >= 0, "hydro: internal error, face without trace cell");
+    return lane;
+  };
   for (int d = 0; d < D; ++d) {
-    for (int f = 0; f < 3; ++f) {
-      for (int t = 0; t < Block::transverse; ++t) {
+    int face = d * Block::faces;
+    const int run_length = d == 0 ? 3 : 2;
+    for (int t = 0; t < Block::transverse; ++t) {
+      for (int f = 0; f < 3; ++f) {
         std::array<int, D> c{};
         for (int k = 0, e = 0; e < D; ++e) {
           if (e != d) c[e] = 1 + ((t >> k++) & 1);
         }
+        // The first face of a run: f = 0 along x; x = 1 (bit 0 of t clear) along y and z.
+        const bool first = d == 0 ? f == 0 : (t & 1) == 0;
+        if (!first) continue;
         c[d] = f;
-        const int left = lane_of[static_cast<std::size_t>(Block::index(c))];
+        const int left = lane_at(c);
         c[d] = f + 1;
-        const int right = lane_of[static_cast<std::size_t>(Block::index(c))];
-        KOSMO_REQUIRE(left >= 0 && right >= 0, "hydro: internal error, face without trace cells");
-        left_lane_[static_cast<std::size_t>(d)][static_cast<std::size_t>(f * Block::transverse + t)] = left;
-        right_lane_[static_cast<std::size_t>(d)][static_cast<std::size_t>(f * Block::transverse + t)] = right;
+        const int right = lane_at(c);
+        face_runs_[static_cast<std::size_t>(d)].push_back({face, left, right});
+        for (int k = 0; k < run_length; ++k) {
+          // Run member k: f + k along x, x = 1 + k (t + k) along y and z.
+          const int fk = d == 0 ? f + k : f, tk = d == 0 ? t : t + k;
+          std::array<int, D> ck = c;
+          for (int j = 0, e = 0; e < D; ++e) {
+            if (e != d) ck[e] = 1 + ((tk >> j++) & 1);
+          }
+          ck[d] = fk;
+          KOSMO_REQUIRE(lane_at(ck) == left + k, "hydro: internal error, face run lanes not consecutive");
+          ck[d] = fk + 1;
+          KOSMO_REQUIRE(lane_at(ck) == right + k, "hydro: internal error, face run lanes not consecutive");
+          face_slot_[static_cast<std::size_t>(face++)] = Block::slot(d, fk, tk);
+        }
       }
     }
+    KOSMO_REQUIRE(face == (d + 1) * Block::faces, "hydro: internal error, " << face << " faces");
   }
 
   // Cells whose primitive variables the slopes read, per stencil, as runs along x.
@@ -113,6 +138,16 @@ MusclScratch<D>::MusclScratch(int nvar) : nvar_(nvar) {
       }
     }
   }
+}
+
+template <int D>
+std::vector<int> MusclScratch<D>::cells_read(SlopeType slope_type) const {
+  const int stencil = slope_type == SlopeType::first_order ? 0 : (slope_type == SlopeType::positivity ? 2 : 1);
+  std::vector<int> cells;
+  for (const Run& run : convert_runs_[static_cast<std::size_t>(stencil)]) {
+    for (int k = 0; k < run.length; ++k) cells.push_back(run.start + k);
+  }
+  return cells;
 }
 
 namespace {
@@ -184,7 +219,7 @@ struct MusclKernel {
   // (pressure), -v.grad s (passive scalars); times dt/dx because the slopes are undivided.
   template <int N>
   static void run_predictor(const double* q, const double* slope, int start, int lane, int nvar, double half_dtdx,
-                            double gamma, double* centre) {
+                            double gamma, double* centre, double* density) {
 #pragma omp simd
     for (int k = 0; k < N; ++k) {
       const int c = start + k, i = lane + k;
@@ -193,6 +228,7 @@ struct MusclKernel {
         w[v] = q[v * C + c];
         for (int d = 0; d < D; ++d) dq[v][d] = slope[(v * D + d) * L + i];
       }
+      density[i] = w[0];
       double div = 0.0;
       for (int d = 0; d < D; ++d) div += dq[1 + d][d];
       const double inv_rho = 1.0 / w[0];
@@ -216,19 +252,55 @@ struct MusclKernel {
     }
   }
 
-  // Stage 3b: the Riemann solver on every face, structure-of-arrays in and out. A function of its own
-  // so that the solver is inlined and the loop vectorised (LLF, HLL and HLLC are branch-free).
+  // Stage 3a on one run of N faces along axis d whose cells on one side (h = +1/2: the left cells'
+  // high faces, h = -1/2: the right cells' low faces) are consecutive lanes: face state = centre +
+  // h * slope. RAMSES trace falls back to the cell's own density when the predicted one is below
+  // smallr. in_side points at [rho, u_n, p, |v_t|^2][NF] of that side, vt_side at [D - 1][NF].
+  template <SlopeType S, int N>
+  static void gather_faces(int d, int face, int lane, double h, const double* centre, const double* slope,
+                           const double* rho_cell, double smallr, double* __restrict in_side,
+                           double* __restrict vt_side) {
+    const double hs = S == SlopeType::first_order ? 0.0 : h;
+    auto c = [&](int v) { return centre + v * L + lane; };
+    auto s = [&](int v) { return slope + (v * D + d) * L + lane; };
+    const double *c_rho = c(0), *s_rho = s(0), *c_u = c(1 + d), *s_u = s(1 + d), *c_p = c(P), *s_p = s(P);
+    const double* r0 = rho_cell + lane;
+    for (int k = 0; k < N; ++k) {
+      const double rho = c_rho[k] + hs * s_rho[k];
+      const double fallback = r0[k];
+      in_side[face + k] = rho < smallr ? fallback : rho;
+      in_side[NF + face + k] = c_u[k] + hs * s_u[k];
+      in_side[2 * NF + face + k] = c_p[k] + hs * s_p[k];
+    }
+    double vt2[N] = {};
+    for (int t = 0; t < D - 1; ++t) {
+      const int e = 1 + transverse_axis(d, t);
+      const double *c_v = c(e), *s_v = s(e);
+      for (int k = 0; k < N; ++k) {
+        const double v = c_v[k] + hs * s_v[k];
+        vt_side[t * NF + face + k] = v;
+        vt2[k] += v * v;
+      }
+    }
+    for (int k = 0; k < N; ++k) in_side[3 * NF + face + k] = vt2[k];
+  }
+
+  // Stage 3b: the Riemann solver on every face, structure-of-arrays in (rho, u_n, p, |v_t|^2 of the
+  // left then the right states) and out (mass, momentum, energy, weight_left, weight_right). A
+  // function of its own, on restrict-qualified flat arrays and a local copy of the solver, so that
+  // the solver is inlined and GCC vectorises the loop (LLF, HLL and HLLC are branch-free). No
+  // "omp simd" here: GCC 12 then fails to vectorise the aggregate FaceInput/FaceFlux temporaries.
   template <class Solver>
-  static void solve_faces(const Solver& solver, const double (&in)[2][4][NF], double (&out)[5][NF]) {
-#pragma omp simd
+  static void solve_faces(const Solver& solver, const double* __restrict in, double* __restrict out) {
+    const Solver local = solver;
     for (int face = 0; face < NF; ++face) {
-      const FaceFlux f = solver(FaceInput{in[0][0][face], in[0][1][face], in[0][2][face], in[0][3][face]},
-                                FaceInput{in[1][0][face], in[1][1][face], in[1][2][face], in[1][3][face]});
-      out[0][face] = f.mass;
-      out[1][face] = f.momentum;
-      out[2][face] = f.energy;
-      out[3][face] = f.weight_left;
-      out[4][face] = f.weight_right;
+      const FaceFlux f = local(FaceInput{in[face], in[NF + face], in[2 * NF + face], in[3 * NF + face]},
+                               FaceInput{in[4 * NF + face], in[5 * NF + face], in[6 * NF + face], in[7 * NF + face]});
+      out[face] = f.mass;
+      out[NF + face] = f.momentum;
+      out[2 * NF + face] = f.energy;
+      out[3 * NF + face] = f.weight_left;
+      out[4 * NF + face] = f.weight_right;
     }
   }
 
@@ -263,63 +335,62 @@ struct MusclKernel {
       for (const Run& run : scratch.core_runs_) run_slopes<S, 4>(q, run.start, run.lane, nvar, slope);
       for (const Run& run : scratch.slab_runs_) run_slopes<S, 2>(q, run.start, run.lane, nvar, slope);
       for (const Run& run : scratch.core_runs_) {
-        run_predictor<4>(q, slope, run.start, run.lane, nvar, half_dtdx, g.gamma, centre);
+        run_predictor<4>(q, slope, run.start, run.lane, nvar, half_dtdx, g.gamma, centre, scratch.density_.data());
       }
       for (const Run& run : scratch.slab_runs_) {
-        run_predictor<2>(q, slope, run.start, run.lane, nvar, half_dtdx, g.gamma, centre);
+        run_predictor<2>(q, slope, run.start, run.lane, nvar, half_dtdx, g.gamma, centre, scratch.density_.data());
       }
     }
 
-    // 3. Riemann problems (RAMSES cmpflxm). Face states: the left cell's high face and the right
-    // cell's low face along the normal; RAMSES trace falls back to the cell's own density when the
-    // predicted one is below smallr.
-    auto face_value = [&](int v, int d, int lane, double side) {
-      if constexpr (S == SlopeType::first_order) {
-        (void)d, (void)side;
-        return centre[v * L + lane];
-      } else {
-        return centre[v * L + lane] + side * slope[(v * D + d) * L + lane];
-      }
-    };
+    // 3. Riemann problems (RAMSES cmpflxm) on every face, in face-run order.
     alignas(64) double in[2][4][NF];  // [side][rho, u_n, p, |v_t|^2][face]
     alignas(64) double vt[2][D > 1 ? D - 1 : 1][NF];
+    const double* rho_cell = S == SlopeType::first_order ? centre : scratch.density_.data();
     for (int d = 0; d < D; ++d) {
-      for (int j = 0; j < F; ++j) {
-        const int face = d * F + j;
-        const int lanes[2] = {scratch.left_lane_[static_cast<std::size_t>(d)][static_cast<std::size_t>(j)],
-                              scratch.right_lane_[static_cast<std::size_t>(d)][static_cast<std::size_t>(j)]};
+      for (const auto& run : scratch.face_runs_[static_cast<std::size_t>(d)]) {
         for (int side = 0; side < 2; ++side) {
-          const int a = lanes[side];
+          const int lane = side == 0 ? run.left_lane : run.right_lane;
           const double h = side == 0 ? 0.5 : -0.5;
-          const double rho = face_value(0, d, a, h);
-          in[side][0][face] = rho < g.smallr ? q[scratch.lane_cell_[static_cast<std::size_t>(a)]] : rho;
-          in[side][1][face] = face_value(1 + d, d, a, h);
-          in[side][2][face] = face_value(P, d, a, h);
-          double vt2 = 0.0;
-          for (int k = 0; k < D - 1; ++k) {
-            const double v = face_value(1 + transverse_axis(d, k), d, a, h);
-            vt[side][k][face] = v;
-            vt2 += v * v;
+          if (d == 0) {
+            gather_faces<S, 3>(d, run.face, lane, h, centre, slope, rho_cell, g.smallr, &in[side][0][0],
+                               &vt[side][0][0]);
+          } else {
+            gather_faces<S, 2>(d, run.face, lane, h, centre, slope, rho_cell, g.smallr, &in[side][0][0],
+                               &vt[side][0][0]);
           }
-          in[side][3][face] = vt2;
         }
       }
     }
     alignas(64) double out[5][NF];  // mass, momentum, energy, weight_left, weight_right
-    solve_faces(solver, in, out);
+    solve_faces(solver, &in[0][0][0], &out[0][0]);
+
+    // Back to conservative order, times dt/dx. Carried quantities (transverse momenta, passive
+    // scalars) are weight_left a_L + weight_right a_R.
     for (int d = 0; d < D; ++d) {
-      for (int j = 0; j < F; ++j) {
-        const int face = d * F + j;
-        double* o = flux + face * nvar;
+      for (int face = d * F; face < (d + 1) * F; ++face) {
+        double* o = flux + scratch.face_slot_[static_cast<std::size_t>(face)] * nvar;
         o[0] = out[0][face] * dtdx;
         o[1 + d] = out[1][face] * dtdx;
         o[P] = out[2][face] * dtdx;
         const double wl = out[3][face] * dtdx, wr = out[4][face] * dtdx;
         for (int k = 0; k < D - 1; ++k) o[1 + transverse_axis(d, k)] = wl * vt[0][k][face] + wr * vt[1][k][face];
-        if (npassive > 0) {
-          const int a = scratch.left_lane_[static_cast<std::size_t>(d)][static_cast<std::size_t>(j)];
-          const int b = scratch.right_lane_[static_cast<std::size_t>(d)][static_cast<std::size_t>(j)];
-          for (int n = NH; n < nvar; ++n) o[n] = wl * face_value(n, d, a, 0.5) + wr * face_value(n, d, b, -0.5);
+      }
+      if (npassive > 0) {
+        for (const auto& run : scratch.face_runs_[static_cast<std::size_t>(d)]) {
+          const int length = d == 0 ? 3 : 2;
+          for (int k = 0; k < length; ++k) {
+            const int face = run.face + k, a = run.left_lane + k, b = run.right_lane + k;
+            double* o = flux + scratch.face_slot_[static_cast<std::size_t>(face)] * nvar;
+            const double wl = out[3][face] * dtdx, wr = out[4][face] * dtdx;
+            for (int n = NH; n < nvar; ++n) {
+              const double sl = centre[n * L + a], sr = centre[n * L + b];
+              if constexpr (S == SlopeType::first_order) {
+                o[n] = wl * sl + wr * sr;
+              } else {
+                o[n] = wl * (sl + 0.5 * slope[(n * D + d) * L + a]) + wr * (sr - 0.5 * slope[(n * D + d) * L + b]);
+              }
+            }
+          }
         }
       }
     }
@@ -329,10 +400,14 @@ struct MusclKernel {
   static void dispatch_slope(const SchemeSettings& s, const Solver& solver, const GasConstants& g, double dtdx,
                              const double* u, MusclScratch<D>& scratch, double* flux) {
     switch (s.slope_type) {
-      case SlopeType::first_order: return fluxes<SlopeType::first_order>(solver, g, dtdx, u, scratch, flux);
-      case SlopeType::minmod: return fluxes<SlopeType::minmod>(solver, g, dtdx, u, scratch, flux);
-      case SlopeType::moncen: return fluxes<SlopeType::moncen>(solver, g, dtdx, u, scratch, flux);
-      case SlopeType::positivity: return fluxes<SlopeType::positivity>(solver, g, dtdx, u, scratch, flux);
+      case SlopeType::first_order:
+        return fluxes<SlopeType::first_order>(solver, g, dtdx, u, scratch, flux);
+      case SlopeType::minmod:
+        return fluxes<SlopeType::minmod>(solver, g, dtdx, u, scratch, flux);
+      case SlopeType::moncen:
+        return fluxes<SlopeType::moncen>(solver, g, dtdx, u, scratch, flux);
+      case SlopeType::positivity:
+        return fluxes<SlopeType::positivity>(solver, g, dtdx, u, scratch, flux);
     }
     KOSMO_FAIL("hydro: unsupported slope_type " << static_cast<int>(s.slope_type));
   }
@@ -340,9 +415,12 @@ struct MusclKernel {
   static void run(const SchemeSettings& s, double dtdx, const double* u, MusclScratch<D>& scratch, double* flux) {
     const GasConstants g(s);
     switch (s.riemann) {
-      case RiemannSolver::llf: return dispatch_slope(s, LlfSolver{g}, g, dtdx, u, scratch, flux);
-      case RiemannSolver::hll: return dispatch_slope(s, HllSolver{g}, g, dtdx, u, scratch, flux);
-      case RiemannSolver::hllc: return dispatch_slope(s, HllcSolver{g}, g, dtdx, u, scratch, flux);
+      case RiemannSolver::llf:
+        return dispatch_slope(s, LlfSolver{g}, g, dtdx, u, scratch, flux);
+      case RiemannSolver::hll:
+        return dispatch_slope(s, HllSolver{g}, g, dtdx, u, scratch, flux);
+      case RiemannSolver::hllc:
+        return dispatch_slope(s, HllcSolver{g}, g, dtdx, u, scratch, flux);
       case RiemannSolver::exact:
         return dispatch_slope(s, ExactSolver{g, ExactGamma(s.gamma), s.niter_riemann}, g, dtdx, u, scratch, flux);
     }
@@ -355,9 +433,9 @@ struct MusclKernel {
 template <int D>
 void muscl_hancock_fluxes(const SchemeSettings& s, double dt_over_dx, const double* u, MusclScratch<D>& scratch,
                           double* flux) {
-  KOSMO_REQUIRE(scratch.nvar() == nvar(D, s.npassive), "hydro: MusclScratch<" << D << "> was sized for nvar = "
-                                                                              << scratch.nvar() << " but the settings give "
-                                                                              << nvar(D, s.npassive));
+  KOSMO_REQUIRE(scratch.nvar() == nvar(D, s.npassive), "hydro: MusclScratch<"
+                                                           << D << "> was sized for nvar = " << scratch.nvar()
+                                                           << " but the settings give " << nvar(D, s.npassive));
   detail::MusclKernel<D>::run(s, dt_over_dx, u, scratch, flux);
 }
 

@@ -17,7 +17,8 @@
 // Work done per call (only what the 2^D cells need): primitive variables on the cells the slopes
 // read, slopes and the Hancock predictor on the 2^D cells plus the 2 x 2^(D-1) cells beyond each
 // face plane (32 cells in 3-D), then D x 3 x 2^(D-1) Riemann problems (36 in 3-D). The solver and the
-// slope limiter are dispatched once per call to a kernel templated on both.
+// slope limiter are dispatched once per call to a kernel templated on both. RAMSES' gravity half
+// step in ctoprim (v += g dt / 2) is not applied: this interface carries no gravity yet.
 #include <array>
 #include <vector>
 
@@ -31,8 +32,8 @@ struct OctBlock {
   static constexpr int width = 6;  // local cell coordinate c in -1..4 stored at c + 1
   static constexpr int cells = D == 1 ? 6 : (D == 2 ? 36 : 216);
   static constexpr int transverse = 1 << (D - 1);  // faces per face-plane of the oct
-  static constexpr int faces = 3 * transverse;      // faces per dimension
-  static constexpr int flux_slots = D * faces;      // flux holds flux_slots * nvar doubles
+  static constexpr int faces = 3 * transverse;     // faces per dimension
+  static constexpr int flux_slots = D * faces;     // flux holds flux_slots * nvar doubles
 
   static constexpr int stride(int d) { return d == 0 ? 1 : (d == 1 ? width : width * width); }
   // Local coordinates in -1..4 -> block index.
@@ -77,6 +78,13 @@ class MusclScratch {
   explicit MusclScratch(int nvar);
   int nvar() const { return nvar_; }
 
+  // Block indices of the cells the kernel reads for a slope type, in increasing order; a gather may
+  // leave the others unset. Slope type 0 reads the trace cells (the 2^D own cells and the 2^(D-1)
+  // cells beyond each face plane; 32 in 3-D), types 1 and 2 also their face neighbours (80 cells,
+  // touching the face and edge neighbour octs), type 3 their whole 3^D neighbourhoods (160 cells,
+  // touching corner neighbour octs too).
+  std::vector<int> cells_read(SlopeType slope_type) const;
+
  private:
   friend struct detail::MusclKernel<D>;
 
@@ -87,14 +95,21 @@ class MusclScratch {
   };
 
   int nvar_;
-  std::vector<double> q_;       // primitive block, same layout as u
-  std::vector<double> centre_;  // [var * trace_cells + lane]: Hancock-predicted q(t + dt/2) at the centre
-  std::vector<double> slope_;   // [(var * D + d) * trace_cells + lane]: limited undivided slopes
-  std::vector<Run> core_runs_;  // rows of 4 trace cells (x = 0..3) through the oct
-  std::vector<Run> slab_runs_;  // rows of 2 trace cells (x = 1..2) beside the oct along y or z
+  std::vector<double> q_;                     // primitive block, same layout as u
+  std::vector<double> centre_;                // [var * trace_cells + lane]: Hancock-predicted q(t + dt/2) at the centre
+  std::vector<double> slope_;                 // [(var * D + d) * trace_cells + lane]: limited undivided slopes
+  std::vector<Run> core_runs_;                // rows of 4 trace cells (x = 0..3) through the oct
+  std::vector<Run> slab_runs_;                // rows of 2 trace cells (x = 1..2) beside the oct along y or z
+  std::vector<double> density_;               // [lane]: the cell's own density, RAMSES' fallback for face states
   std::array<int, trace_cells> lane_cell_{};  // block index of each lane
-  // Per axis and face (f * transverse + t): the lanes of the cells left and right of the face.
-  std::array<std::array<int, OctBlock<D>::faces>, D> left_lane_{}, right_lane_{};
+  // Faces in runs whose left (and right) cells are consecutive lanes: per axis, runs of 3 faces along
+  // x (f = 0..2 of one row) or of 2 faces (x = 1, 2) along y and z. Faces are numbered in run order
+  // inside the kernel; face_slot_ maps that number to the flux slot d * faces + f * transverse + t.
+  struct FaceRun {
+    int face, left_lane, right_lane;
+  };
+  std::array<std::vector<FaceRun>, D> face_runs_;
+  std::array<int, D * OctBlock<D>::faces> face_slot_{};
   std::array<std::vector<Run>, 3> convert_runs_;  // cells to convert: no slopes, face stencil, 3^D stencil
 };
 

@@ -66,8 +66,8 @@ namespace detail {
 // Number of transverse velocities in a rotated state of nvar variables.
 inline int transverse_velocities(int nvar, int npassive) {
   const int nt = nvar - 3 - npassive;
-  KOSMO_REQUIRE(nt >= 0 && nt <= 2, "hydro: nvar = " << nvar << " with npassive = " << npassive
-                                                      << " is not a 1-, 2- or 3-D Euler state");
+  KOSMO_REQUIRE(nt >= 0 && nt <= 2,
+                "hydro: nvar = " << nvar << " with npassive = " << npassive << " is not a 1-, 2- or 3-D Euler state");
   return nt;
 }
 

@@ -19,8 +19,7 @@ inline FaceFlux llf_flux(const FaceInput& l, const FaceInput& r, const GasConsta
   const double ml = rl * ul, mr = rr * ur;
   // Carried quantities: U = rho a, F = rho u a, so F_LLF = a_L (m_L + S+ rho_L) / 2 + a_R (m_R - S+ rho_R) / 2.
   return {0.5 * (ml + mr - cmax * (rr - rl)), 0.5 * (ml * ul + pl + mr * ur + pr - cmax * (mr - ml)),
-          0.5 * (ul * (el + pl) + ur * (er + pr) - cmax * (er - el)), 0.5 * (ml + cmax * rl),
-          0.5 * (mr - cmax * rr)};
+          0.5 * (ul * (el + pl) + ur * (er + pr) - cmax * (er - el)), 0.5 * (ml + cmax * rl), 0.5 * (mr - cmax * rr)};
 }
 
 inline void riemann_llf(const double* left, const double* right, double* flux, int nvar, const SchemeSettings& s) {

@@ -47,10 +47,13 @@ inline double limited_slope(double dl, double dr) {
 // Run-time form for tests and non-critical code; slope_type 3 along a single axis is moncen (see above).
 inline double limited_slope(SlopeType s, double dl, double dr) {
   switch (s) {
-    case SlopeType::first_order: return 0.0;
-    case SlopeType::minmod: return slope_minmod(dl, dr);
+    case SlopeType::first_order:
+      return 0.0;
+    case SlopeType::minmod:
+      return slope_minmod(dl, dr);
     case SlopeType::moncen:
-    case SlopeType::positivity: return slope_moncen(dl, dr);
+    case SlopeType::positivity:
+      return slope_moncen(dl, dr);
   }
   return 0.0;
 }

@@ -240,8 +240,8 @@ TEST(RiemannSolvers, MovingContactCarriesScalarsAndShearFromUpwind) {
 
 TEST(RiemannSolvers, SupersonicFlowTakesTheUpwindFlux) {
   SchemeSettings s;
-  const double l[5] = {1.0, 3.0, 1.0, 0.2, -0.1};   // Mach 2.5 to the right
-  const double r[5] = {0.5, 2.5, 0.4, 0.0, 0.3};    // also supersonic
+  const double l[5] = {1.0, 3.0, 1.0, 0.2, -0.1};  // Mach 2.5 to the right
+  const double r[5] = {0.5, 2.5, 0.4, 0.0, 0.3};   // also supersonic
   double fl[5];
   euler_flux(l, fl, 5, s);
   for (FaceSolver solve : {FaceSolver(riemann_hll), FaceSolver(riemann_hllc), FaceSolver(riemann_exact)}) {
