@@ -6,6 +6,7 @@ namespace kosmo::driver {
 
 std::string usage() {
   return "usage: kosmo run [NAMELIST] [--ndim D]   run a RAMSES namelist (no NAMELIST: the built-in demo)\n"
+         "       kosmo bench hydro [--steps N]      hydro benchmarks, one JSON object per case\n"
          "       kosmo help | version\n";
 }
 
@@ -18,7 +19,7 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
   line.command = arguments[0];
   if (line.command == "--help" || line.command == "-h") line.command = "help";
   if (line.command == "--version") line.command = "version";
-  KOSMO_REQUIRE(line.command == "run" || line.command == "help" || line.command == "version",
+  KOSMO_REQUIRE(line.command == "run" || line.command == "bench" || line.command == "help" || line.command == "version",
                 "unknown command '" << line.command << "'\n" << usage());
   for (std::size_t i = 1; i < arguments.size(); ++i) {
     const std::string& a = arguments[i];
@@ -32,6 +33,14 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
       }
       KOSMO_REQUIRE(value == "1" || value == "2" || value == "3", "--ndim must be 1, 2 or 3, not '" << value << "'");
       line.ndim = value[0] - '0';
+    } else if (a == "--steps") {
+      KOSMO_REQUIRE(i + 1 < arguments.size(), "--steps needs a value");
+      line.steps = std::stoi(arguments[++i]);
+      KOSMO_REQUIRE(line.steps > 0, "--steps must be positive");
+    } else if (line.command == "bench") {
+      KOSMO_REQUIRE(line.bench.empty(), "only one benchmark may be named (got '" << line.bench << "' and '" << a << "')");
+      KOSMO_REQUIRE(a == "hydro", "unknown benchmark '" << a << "' (available: hydro)");
+      line.bench = a;
     } else if (!a.empty() && a[0] == '-') {
       KOSMO_FAIL("unknown option '" << a << "'\n" << usage());
     } else {

@@ -9,6 +9,8 @@ struct CommandLine {
   std::string command;   // "run", "help", "version"
   std::string namelist;  // empty: the built-in showcase problem
   int ndim = 0;          // 0: not given on the command line
+  std::string bench;     // `kosmo bench NAME`: which benchmark
+  int steps = 0;         // --steps N for benchmarks (0: the benchmark's default)
 };
 
 // Throws kosmo::Error with a usage hint on anything it does not understand.

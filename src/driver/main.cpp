@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "driver/bench_hydro.hpp"
 #include "driver/command_line.hpp"
 #include "driver/run.hpp"
 
@@ -39,6 +40,16 @@ int main(int argc, char** argv) {
     line = kosmo::driver::parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
     if (line.command == "help" || line.command == "version") {
       if (rank == 0) std::cout << (line.command == "help" ? kosmo::driver::usage() : "kosmo 0.1.0\n");
+      MPI_Finalize();
+      return 0;
+    }
+    if (line.command == "bench") {
+      KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro)");
+      // Until the domain decomposition lands every rank holds the whole mesh, so a per-core
+      // figure over several ranks would be meaningless.
+      KOSMO_REQUIRE(nrank == 1, "kosmo bench hydro runs on one MPI rank for now (use OMP_NUM_THREADS for threads): "
+                                "without a domain decomposition every rank would repeat the whole computation");
+      kosmo::driver::bench_hydro(MPI_COMM_WORLD, std::cout, line.steps > 0 ? line.steps : 10);
       MPI_Finalize();
       return 0;
     }

@@ -147,6 +147,17 @@ void HydroSolver<D>::godunov(int level, double dt) {
   std::vector<std::vector<RefluxRecord>> records(static_cast<std::size_t>(nthreads));
   std::vector<std::vector<double>> record_fluxes(static_cast<std::size_t>(nthreads));
 
+  // Only the neighbour octs whose cells the kernel reads are gathered (corner octs are not read
+  // with slope types 0-2).
+  std::vector<unsigned char> needed(Stencil::neighbours, 0);
+  {
+    const MusclScratch<D> probe(nvar);
+    for (int cell : probe.cells_read(settings_.scheme.slope_type))
+      for (int k = 0; k < Stencil::neighbours; ++k)
+        for (int c = 0; c < cells_per_oct; ++c)
+          if (block_index_[static_cast<std::size_t>(k)][static_cast<std::size_t>(c)] == cell) needed[static_cast<std::size_t>(k)] = 1;
+  }
+
 #pragma omp parallel num_threads(nthreads)
   {
     const int thread = omp_get_thread_num();
@@ -165,6 +176,7 @@ void HydroSolver<D>::godunov(int level, double dt) {
       bool has_outside = false;
       // Gather: same-level octs copied, coarser leaves interpolated as at refinement.
       for (int k = 0; k < Stencil::neighbours; ++k) {
+        if (!needed[static_cast<std::size_t>(k)]) continue;
         const core::OctIndex s = stencil.neighbour_oct(i, k);
         const auto& where = block_index_[static_cast<std::size_t>(k)];
         if (s != core::no_oct) {
