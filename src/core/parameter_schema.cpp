@@ -139,7 +139,7 @@ std::vector<ParameterSpec> build_schema() {
                   "MUSCL slope limiter: 0 first order, 1 MinMod, 2 MonCen, 3 positivity-preserving unsplit "
                   "(multi-dimensional)"),
       string_key("HYDRO_PARAMS", "riemann", "llf", {"llf", "hll", "hllc", "exact"},
-                 "Riemann solver: local Lax-Friedrichs, HLL, HLLC, or RAMSES' iterative two-shock solver"),
+                 "Riemann solver: local Lax-Friedrichs, HLL, HLLC, or 'exact' (Toro's exact iterative solver)"),
       string_key("HYDRO_PARAMS", "scheme", "muscl", {"muscl"}, "hydro scheme: unsplit MUSCL-Hancock"),
       integer_key("HYDRO_PARAMS", "niter_riemann", 10, at_least(1),
                   "Newton iterations of the 'exact' Riemann solver"),
