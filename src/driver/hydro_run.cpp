@@ -10,6 +10,7 @@
 #include "driver/hydro_simulation.hpp"
 #include "driver/mesh_report.hpp"
 #include "io/snapshot_writer.hpp"
+#include "parallel/memory_usage.hpp"
 
 namespace kosmo::driver {
 namespace {
@@ -62,6 +63,7 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
     dt = schedule.limit_time_step(sim.time(), dt);
     dt = std::min(dt, tend - sim.time());
     sim.advance(dt);
+    const parallel::MemoryRange memory = parallel::resident_memory_range(comm);  // collective
     if (rank == 0) {
       const std::vector<double> now = sim.hydro().totals();
       char line[256];
@@ -70,7 +72,8 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
       log << line;
       for (int l = 1; l <= sim.tree().levelmax(); ++l)
         if (!sim.tree().octs_at_level(l).empty()) log << ' ' << l << ':' << sim.tree().octs_at_level(l).size();
-      log << '\n' << std::flush;
+      std::snprintf(line, sizeof line, " mem(MB) min=%.1f max=%.1f", memory.min_bytes / 1048576.0, memory.max_bytes / 1048576.0);
+      log << line << '\n' << std::flush;
     }
     if (schedule.due(sim.time(), sim.step())) write_output();
   }
