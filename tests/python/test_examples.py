@@ -1,0 +1,18 @@
+"""Every namelist shipped in examples/ is accepted by kosmo's parameter checks (a run that would
+stop on a typo is caught here, not by a user)."""
+import pathlib
+
+import pytest
+
+EXAMPLES = sorted((pathlib.Path(__file__).resolve().parents[2] / "examples").glob("*.nml"))
+
+
+@pytest.mark.parametrize("namelist", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_example_namelist_runs_its_first_steps(namelist, tmp_path, run_kosmo):
+    # Two coarse steps are enough to check the file; nstepmax is overridden through a copy.
+    text = namelist.read_text().replace("&RUN_PARAMS\n", "&RUN_PARAMS\nnstepmax=2\n", 1)
+    copy = tmp_path / namelist.name
+    copy.write_text(text)
+    result = run_kosmo(["run", str(copy)], tmp_path)
+    assert "Run completed" in result.stdout
+    assert (tmp_path / "output_00001" / "info_00001.txt").is_file()
