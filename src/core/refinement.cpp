@@ -92,11 +92,21 @@ void interpolate_children(const OctTree<D, Key>& tree, CellIndex cell, Interpola
 
 template <int D, class Key>
 RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion,
-                    int min_level) {
+                    int min_level, StencilCaches<D, Key>* shared_caches) {
+  using Stencil = OctStencilCache<D, Key>;
+  StencilCaches<D, Key> own_caches;
+  StencilCaches<D, Key>& caches = shared_caches ? *shared_caches : own_caches;
   using Tree = OctTree<D, Key>;
   constexpr int ncell = Tree::cells_per_oct;
   const int levelmax = tree.levelmax();
-  const auto offsets = neighbourhood_offsets<D>();
+  // For each child and each of the 3^D - 1 offsets: the neighbourhood oct index and the child in it.
+  std::vector<std::vector<std::pair<int, int>>> neighbourhood(ncell);
+  for (int c = 0; c < ncell; ++c)
+    for (const auto& off : neighbourhood_offsets<D>()) {
+      int child = 0;
+      const int k = Stencil::locate(c, off, child);
+      neighbourhood[static_cast<std::size_t>(c)].emplace_back(k, child);
+    }
   // Scratch flags, one per pool cell, alive only during this pass (seeds/000 App. C).
   std::vector<std::uint8_t> flags(tree.oct_capacity() * ncell, 0);
   std::vector<std::uint8_t> expanded;
@@ -130,34 +140,32 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
       }
     }
     // nexpand smoothing: each pass adds the 3^D - 1 same-level neighbours of flagged cells.
+    const Stencil& stencil = caches.get(tree, l);
     for (int pass = 0; pass < settings.nexpand_at(l); ++pass) {
       expanded = flags;
-      for (OctIndex o : octs) {
+      for (std::size_t i = 0; i < stencil.size(); ++i) {
+        const OctIndex o = stencil.oct(i);
         for (int c = 0; c < ncell; ++c) {
-          const CellIndex cell = Tree::cell_index(o, c);
-          if (!flags[cell]) continue;
-          for (const auto& off : offsets) {
-            const CellIndex n = tree.cell_neighbour(cell, off);
-            if (n != no_cell) expanded[n] = 1;
+          if (!flags[Tree::cell_index(o, c)]) continue;
+          for (const auto& [k, child] : neighbourhood[static_cast<std::size_t>(c)]) {
+            const OctIndex n = stencil.neighbour_oct(i, k);
+            if (n != no_oct) expanded[Tree::cell_index(n, child)] = 1;
           }
         }
       }
       flags.swap(expanded);
     }
     // Grading: refining a cell at level l needs its 3^D - 1 neighbours at level l, so the cells of
-    // level l - 1 that contain them must be (or stay) refined.
-    if (l >= 2) {
-      for (OctIndex o : octs) {
+    // level l - 1 that contain them must be (or stay) refined. Below min_level the mesh is fixed;
+    // the check that follows unflags what it cannot support.
+    if (l >= 2 && l - 1 >= min_level) {
+      for (std::size_t i = 0; i < stencil.size(); ++i) {
+        const OctIndex o = stencil.oct(i);
         for (int c = 0; c < ncell; ++c) {
-          const CellIndex cell = Tree::cell_index(o, c);
-          if (!flags[cell]) continue;
-          const auto cc = tree.cell_coordinates(cell);
-          for (const auto& off : offsets) {
-            typename Tree::Coordinates coarse{};
-            for (int d = 0; d < D; ++d) coarse[d] = (cc[d] + off[d]) >> 1;
-            const CellIndex parent = tree.find_cell(l - 1, coarse);
-            // Below min_level the mesh is fixed; the check below unflags what it cannot support.
-            if (parent != no_cell && l - 1 >= min_level) flags[parent] = 1;
+          if (!flags[Tree::cell_index(o, c)]) continue;
+          for (const auto& entry : neighbourhood[static_cast<std::size_t>(c)]) {
+            const CellIndex parent = stencil.coarse_cell(i, entry.first);
+            if (parent != no_cell) flags[parent] = 1;
           }
         }
       }
@@ -166,31 +174,21 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
 
   // Coarse to fine: a flag stands only if the father stays refined and the coarser cells holding
   // the 3^D - 1 neighbours are refined (RAMSES ensure_ref_rules). With min_level = 1 every
-  // request above was granted and nothing changes here.
+  // request above was granted and nothing changes here. (No coarser cell means outside a
+  // non-periodic box: nothing to support there.)
   for (int l = std::max(min_level, 2); l <= levelmax - 1; ++l) {
-    for (OctIndex o : tree.octs_at_level(l)) {
-      const CellIndex father = tree.father_cell(o);
-      const bool father_refined = flags[father] != 0;
+    const Stencil& stencil = caches.get(tree, l);
+    for (std::size_t i = 0; i < stencil.size(); ++i) {
+      const OctIndex o = stencil.oct(i);
+      const bool father_refined = flags[tree.father_cell(o)] != 0;
       for (int c = 0; c < ncell; ++c) {
         const CellIndex cell = Tree::cell_index(o, c);
         if (!flags[cell]) continue;
         bool supported = father_refined;
-        if (supported) {
-          const auto cc = tree.cell_coordinates(cell);
-          for (const auto& off : offsets) {
-            typename Tree::Coordinates coarse{};
-            for (int d = 0; d < D; ++d) coarse[d] = (cc[d] + off[d]) >> 1;
-            const CellIndex parent = tree.find_cell(l - 1, coarse);
-            if (parent == no_cell) {
-              // Outside a non-periodic box there is nothing to support.
-              bool inside = true;
-              for (int d = 0; d < D; ++d) inside = inside && coarse[d] >= 0 && coarse[d] < tree.extent(l)[d];
-              if (inside) supported = false;
-            } else if (!flags[parent]) {
-              supported = false;
-            }
-            if (!supported) break;
-          }
+        for (const auto& entry : neighbourhood[static_cast<std::size_t>(c)]) {
+          if (!supported) break;
+          const CellIndex parent = stencil.coarse_cell(i, entry.first);
+          if (parent != no_cell && !flags[parent]) supported = false;
         }
         if (!supported) flags[cell] = 0;
       }
@@ -276,7 +274,8 @@ std::string grading_violation(const OctTree<D, Key>& tree) {
 }
 
 #define KOSMO_INSTANTIATE_REFINEMENT(D, Key)                                                                     \
-  template RegridCounts regrid<D, Key>(OctTree<D, Key>&, const RefinementSettings&, const RefinementCriterion<D, Key>&, int); \
+  template RegridCounts regrid<D, Key>(OctTree<D, Key>&, const RefinementSettings&, const RefinementCriterion<D, Key>&, int, \
+                                       StencilCaches<D, Key>*);                                                           \
   template CellIndex face_neighbour_or_coarser<D, Key>(const OctTree<D, Key>&, CellIndex, int, int); \
   template void interpolate_children<D, Key>(const OctTree<D, Key>&, CellIndex, InterpolationType, std::span<const int>, double*); \
   template int build_initial_mesh<D, Key>(OctTree<D, Key>&, const RefinementSettings&,                          \

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/oct_stencil_cache.hpp"
 #include "core/oct_tree.hpp"
 #include "core/prolongation.hpp"
 
@@ -43,10 +44,11 @@ struct RegridCounts {
 // the next coarser level), then checked from min_level to the finest (a cell may be refined only
 // if its father stays refined and the coarser cells around it are refined: RAMSES'
 // ensure_ref_rules), then octs are destroyed fine to coarse and created coarse to fine. A pass adds
-// at most one level; the result is graded 2:1 whenever the input was.
+// at most one level; the result is graded 2:1 whenever the input was. Neighbourhoods come from
+// `caches` when given (shared with the solvers, rebuilt only when the mesh changed).
 template <int D, class Key>
 RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion,
-                    int min_level = 1);
+                    int min_level = 1, StencilCaches<D, Key>* caches = nullptr);
 
 // The cell across the face (axis, step = -1 or +1) of `cell`: the same-level cell, or where that
 // does not exist the finest coarser cell containing the position; no_cell outside a non-periodic box.

@@ -94,12 +94,12 @@ void HydroSimulation<D>::set_initial_state(Tree& tree) {
 
 // RAMSES hydro_flag + geometry_refine: gradient and mass criteria, masked by the level's region.
 template <int D>
-void HydroSimulation<D>::flag_cells(const Tree& tree, int level, std::vector<std::uint8_t>& flags) const {
+void HydroSimulation<D>::flag_cells(const Tree& tree, int level, std::vector<std::uint8_t>& flags) {
   const auto& s = hydro_.settings().scheme;
   const double m_refine = m_refine_[static_cast<std::size_t>(level - 1)];
   if (!gradients_.any() && m_refine <= -1.0) return;
   const core::RefineRegion& region = regions_[static_cast<std::size_t>(level - 1)];
-  const auto& octs = tree.octs_at_level(level);
+  const auto& stencil = hydro_.stencils().get(tree, level);
   const double dx = tree.cell_size(level);
   const int nvar = hydro_.nvar();
   std::vector<const double*> u(static_cast<std::size_t>(nvar));
@@ -112,15 +112,15 @@ void HydroSimulation<D>::flag_cells(const Tree& tree, int level, std::vector<std
       return hydro::refine_primitive<D>(cell_u.data(), s.gamma, s.smallr);
     };
 #pragma omp for schedule(static)
-    for (std::size_t i = 0; i < octs.size(); ++i)
+    for (std::size_t i = 0; i < stencil.size(); ++i)
       for (int c = 0; c < Tree::cells_per_oct; ++c) {
-        const core::CellIndex cell = Tree::cell_index(octs[i], c);
+        const core::CellIndex cell = Tree::cell_index(stencil.oct(i), c);
         bool refine = hydro::mass_refine(u[0][cell], dx, m_refine, mass_sph_);
         if (gradients_.any() && !refine) {
           const auto mid = primitive(cell);
           for (int d = 0; d < D && !refine; ++d) {
-            const core::CellIndex left = core::face_neighbour_or_coarser(tree, cell, d, -1);
-            const core::CellIndex right = core::face_neighbour_or_coarser(tree, cell, d, +1);
+            const core::CellIndex left = stencil.face_neighbour(i, c, d, -1);
+            const core::CellIndex right = stencil.face_neighbour(i, c, d, +1);
             refine = hydro::gradient_refine<D>(left == core::no_cell ? mid : primitive(left), mid,
                                                right == core::no_cell ? mid : primitive(right), gradients_);
           }
@@ -138,7 +138,7 @@ void HydroSimulation<D>::regrid(int min_level) {
   const auto start = Clock::now();
   core::regrid<D, Key>(tree_, refinement_,
                        [this](const Tree& t, int level, std::vector<std::uint8_t>& flags) { flag_cells(t, level, flags); },
-                       min_level);
+                       min_level, &hydro_.stencils());
   timers_.add("refine", start);
 }
 

@@ -53,7 +53,7 @@ class HydroSimulation {
   void amr_step(int level, double dt, int icount);
   void regrid(int min_level);
   void set_initial_state(Tree& tree);
-  void flag_cells(const Tree& tree, int level, std::vector<std::uint8_t>& flags) const;
+  void flag_cells(const Tree& tree, int level, std::vector<std::uint8_t>& flags);
 
   core::ParameterSet params_;
   Tree tree_;

@@ -48,8 +48,7 @@ HydroSolver<D>::HydroSolver(Tree& tree, const Settings& settings)
     info.in_restarts = false;
     unew_.push_back(tree_.add_field(info));
   }
-  stencils_.resize(static_cast<std::size_t>(tree_.levelmax()) + 1);
-  using Stencil = OctStencilCache<D, Key>;
+  using Stencil = core::OctStencilCache<D, Key>;
   block_index_.resize(Stencil::neighbours);
   for (int k = 0; k < Stencil::neighbours; ++k)
     for (int c = 0; c < cells_per_oct; ++c) {
@@ -115,11 +114,10 @@ double HydroSolver<D>::courant_time_step(int level) const {
 
 template <int D>
 void HydroSolver<D>::godunov(int level, double dt) {
-  using Stencil = OctStencilCache<D, Key>;
+  using Stencil = core::OctStencilCache<D, Key>;
   using Block = OctBlock<D>;
   auto start = Clock::now();
-  Stencil& stencil = stencils_[static_cast<std::size_t>(level)];
-  stencil.update(tree_, level);
+  const Stencil& stencil = stencils_.get(tree_, level);
   timing_.stencil += seconds_since(start);
   start = Clock::now();
 

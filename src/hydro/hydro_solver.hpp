@@ -10,7 +10,7 @@
 #include "core/prolongation.hpp"
 #include "hydro/boundary_conditions.hpp"
 #include "hydro/hydro_settings.hpp"
-#include "hydro/oct_stencil_cache.hpp"
+#include "core/oct_stencil_cache.hpp"
 
 namespace kosmo::hydro {
 
@@ -60,6 +60,10 @@ class HydroSolver {
   };
   const Timing& timing() const { return timing_; }
 
+  // The 3^D neighbourhood of every oct, per level, shared with refinement (rebuilt only when the
+  // mesh changes).
+  core::StencilCaches<D, Key>& stencils() { return stencils_; }
+
  private:
   struct RefluxRecord {
     core::CellIndex coarse;
@@ -71,7 +75,7 @@ class HydroSolver {
   Settings settings_;
   int nvar_;
   std::vector<int> uold_, unew_;
-  std::vector<OctStencilCache<D, Key>> stencils_;  // one per level
+  core::StencilCaches<D, Key> stencils_;
   std::vector<std::array<int, cells_per_oct>> block_index_;  // [neighbour k][child c] -> block cell
   Timing timing_;
 };
