@@ -20,15 +20,18 @@ namespace kosmo::driver {
 
 namespace {
 
-// 1024^3 cells already need ~20 GB for weights, prefix sums and owners.
+// 1024^3 cells already need ~20 GB for weights, prefix sums and owners; 2^24 ranks keep the tree
+// (about 2 N nodes) and the per-rank tallies well inside memory.
 constexpr long long max_grid = 1024;
+constexpr long long max_nrank = 1LL << 24;
 
 long long parse_integer(const std::string& flag, const std::string& text, long long min, long long max) {
   long long value = 0;
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   KOSMO_REQUIRE(error == std::errc() && stop == end && !text.empty(),
-                "kosmo decompose: " << flag << " expects an integer, got '" << text << "'\n" << decompose_usage());
+                "kosmo decompose: " << flag << " expects an integer, got '" << text << "'\n"
+                                    << decompose_usage());
   KOSMO_REQUIRE(value >= min && value <= max, "kosmo decompose: " << flag << " must be in [" << min << ", " << max
                                                                   << "], got " << value << "\n"
                                                                   << decompose_usage());
@@ -55,22 +58,23 @@ DecomposeOptions parse_decompose_options(const std::vector<std::string>& argumen
       value = flag.substr(equals + 1);
       flag = flag.substr(0, equals);
     } else {
-      KOSMO_REQUIRE(flag == "--nrank" || flag == "--ordering" || flag == "--grid" || flag == "--load" ||
-                        flag == "--seed",
-                    "kosmo decompose: unknown argument '" << flag << "'\n" << decompose_usage());
+      KOSMO_REQUIRE(
+          flag == "--nrank" || flag == "--ordering" || flag == "--grid" || flag == "--load" || flag == "--seed",
+          "kosmo decompose: unknown argument '" << flag << "'\n"
+                                                << decompose_usage());
       KOSMO_REQUIRE(n + 1 < arguments.size(), "kosmo decompose: " << flag << " needs a value\n" << decompose_usage());
       value = arguments[++n];
     }
     if (flag == "--nrank") {
-      options.nrank = static_cast<int>(parse_integer(flag, value, 1, INT32_MAX));
+      options.nrank = static_cast<int>(parse_integer(flag, value, 1, max_nrank));
       have_nrank = true;
     } else if (flag == "--grid") {
       options.grid = static_cast<int>(parse_integer(flag, value, 1, max_grid));
     } else if (flag == "--seed") {
       options.seed = static_cast<unsigned long long>(parse_integer(flag, value, 0, INT64_MAX));
     } else if (flag == "--ordering") {
-      KOSMO_REQUIRE(value == "ksection" || value == "hilbert", "kosmo decompose: unknown ordering '"
-                                                                   << value << "' (valid: ksection, hilbert)");
+      KOSMO_REQUIRE(value == "ksection" || value == "hilbert",
+                    "kosmo decompose: unknown ordering '" << value << "' (valid: ksection, hilbert)");
       options.ordering = value;
     } else if (flag == "--load") {
       KOSMO_REQUIRE(value == "uniform" || value == "clusters",
@@ -86,9 +90,9 @@ DecomposeOptions parse_decompose_options(const std::vector<std::string>& argumen
 
 int decompose_command(const std::vector<std::string>& arguments, std::ostream& out) {
   const DecomposeOptions options = parse_decompose_options(arguments);
-  const std::vector<double> weight = options.load == "clusters"
-                                         ? parallel::clustered_load(options.grid, parallel::random_clusters(options.seed))
-                                         : parallel::uniform_load(options.grid);
+  const std::vector<double> weight =
+      options.load == "clusters" ? parallel::clustered_load(options.grid, parallel::random_clusters(options.seed))
+                                 : parallel::uniform_load(options.grid);
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::int32_t> owner;
   int tree_levels = 0, messages = 0, unresolved_walls = 0;

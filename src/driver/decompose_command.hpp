@@ -9,7 +9,7 @@
 namespace kosmo::driver {
 
 struct DecomposeOptions {
-  int nrank = 0;                     // required
+  int nrank = 0;                      // required
   std::string ordering = "ksection";  // or "hilbert"
   int grid = 256;
   std::string load = "uniform";  // or "clusters" (the 20 Gaussian clusters of seeds/000 §8.6.3)

@@ -14,9 +14,9 @@ DecompositionMetrics measure_decomposition(std::span<const std::int32_t> owner, 
   KOSMO_REQUIRE(nrank >= 1, "measure_decomposition: the number of ranks must be >= 1, got " << nrank);
   const auto g = static_cast<std::size_t>(grid);
   const std::size_t cells = g * g * g;
-  KOSMO_REQUIRE(owner.size() == cells && weight.size() == cells,
-                "measure_decomposition: expected " << cells << " owners and weights, got " << owner.size()
-                                                   << " and " << weight.size());
+  KOSMO_REQUIRE(owner.size() == cells && weight.size() == cells, "measure_decomposition: expected "
+                                                                     << cells << " owners and weights, got "
+                                                                     << owner.size() << " and " << weight.size());
   // Validate first: the face pass below indexes per-rank arrays by the neighbours' owners too.
   for (std::size_t c = 0; c < cells; ++c)
     KOSMO_REQUIRE(owner[c] >= 0 && owner[c] < nrank,

@@ -92,8 +92,7 @@ std::vector<std::int32_t> hilbert_owner_map(std::span<const double> cost, int gr
   KOSMO_REQUIRE(grid >= 1, "Hilbert owner map: the grid size must be >= 1, got " << grid);
   const auto g = static_cast<std::size_t>(grid);
   const std::size_t cells = g * g * g;
-  KOSMO_REQUIRE(cost.size() == cells,
-                "Hilbert owner map: expected " << cells << " cell costs, got " << cost.size());
+  KOSMO_REQUIRE(cost.size() == cells, "Hilbert owner map: expected " << cells << " cell costs, got " << cost.size());
   int order = 1;
   while ((std::size_t{1} << order) < g) ++order;
   // Cells in key order. On a power-of-two grid the key is a bijection onto [0, G^3): bucket directly.

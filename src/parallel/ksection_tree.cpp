@@ -3,9 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <limits>
 
 #include "core/error.hpp"
 #include "parallel/prime_factors.hpp"
@@ -31,33 +28,19 @@ int longest_axis(const Box& box) {
 
 std::vector<int> place_walls(std::span<const double> histogram, int k, double tolerance, WallReport& report) {
   KOSMO_REQUIRE(k >= 1, "place_walls: k must be >= 1, got " << k);
-  return place_walls(histogram, std::vector<double>(k, 1.0), tolerance, report);
-}
-
-std::vector<int> place_walls(std::span<const double> histogram, std::span<const double> shares, double tolerance,
-                             WallReport& report) {
-  const int k = static_cast<int>(shares.size());
-  KOSMO_REQUIRE(k >= 1, "place_walls: at least one child is needed");
-  double share_total = 0.0;
-  for (double share : shares) {
-    KOSMO_REQUIRE(share > 0.0, "place_walls: child shares must be positive, got " << share);
-    share_total += share;
-  }
   const int bins = static_cast<int>(histogram.size());
   std::vector<double> cumulative(bins + 1, 0.0);
   for (int b = 0; b < bins; ++b) cumulative[b + 1] = cumulative[b] + histogram[b];
   const double total = cumulative[bins];
   std::vector<int> edges(k + 1, 0);
   edges[k] = bins;
-  double share_before = 0.0;
   for (int j = 1; j < k; ++j) {
-    share_before += shares[j - 1];
     if (!(total > 0.0)) {  // nothing to balance: split the box geometrically
       edges[j] = static_cast<int>(std::lround(static_cast<double>(j) * bins / k));
       continue;
     }
-    // seeds/000 eq. 3: the left side of wall j holds f_j = sum_{m<=j} n_m / n of the node's cost.
-    const double target = total * share_before / share_total;
+    // seeds/000 eq. 3 with n_m = n / k: the left side of wall j holds j / k of the node's cost.
+    const double target = total * j / k;
     const auto first = cumulative.begin() + edges[j - 1];
     int e = static_cast<int>(std::lower_bound(first, cumulative.end(), target) - cumulative.begin());
     e = std::min(e, bins);
@@ -88,66 +71,8 @@ KSectionTree KSectionTree::build(int nrank, const Box& domain, CostSource& cost,
   KOSMO_REQUIRE(nrank >= 1, "k-section tree: the number of ranks must be >= 1, got " << nrank);
   KOSMO_REQUIRE(settings.bins_per_domain >= 1,
                 "k-section tree: bins_per_domain must be >= 1, got " << settings.bins_per_domain);
-  KOSMO_REQUIRE(settings.balance_passes >= 0,
-                "k-section tree: balance_passes must be >= 0, got " << settings.balance_passes);
   for (int d = 0; d < 3; ++d)
     KOSMO_REQUIRE(domain.extent(d) > 0.0, "k-section tree: the domain has non-positive extent along axis " << d);
-  const auto nodes = static_cast<std::size_t>(ksection_node_count(splitting_sequence(nrank)));
-  std::vector<double> share(nodes, 1.0);  // equal siblings: eq. 3 exactly
-  KSectionTree best = build_pass(nrank, domain, cost, settings, share);
-  if (settings.balance_passes == 0) return best;
-
-  double best_heaviest = std::numeric_limits<double>::infinity();
-  KSectionTree tree = best;
-  std::vector<HistogramRequest> requests;
-  std::vector<double> load, heaviest(nodes);
-  for (int pass = 0;; ++pass) {
-    // Leaf loads: one single-bin histogram per leaf (one reduction in a distributed build).
-    requests.clear();
-    for (int rank = 0; rank < nrank; ++rank) requests.push_back({tree.box_[tree.leaf_of_rank_[rank]], 0, 1});
-    load.clear();
-    cost.histograms(requests, load);
-    // Node loads and heaviest leaf per subtree, bottom-up (children always follow their parent).
-    std::vector<double> node_load(nodes, 0.0);
-    for (int rank = 0; rank < nrank; ++rank) {
-      node_load[tree.leaf_of_rank_[rank]] = load[rank];
-      heaviest[tree.leaf_of_rank_[rank]] = load[rank];
-    }
-    for (int node = static_cast<int>(nodes) - 1; node >= 0; --node) {
-      if (tree.is_leaf(node)) continue;
-      heaviest[node] = 0.0;
-      for (int child = tree.first_child_[node]; child < tree.first_child_[node] + tree.child_count(node); ++child) {
-        node_load[node] += node_load[child];
-        heaviest[node] = std::max(heaviest[node], heaviest[child]);
-      }
-    }
-    if (std::getenv("KDIAG")) fprintf(stderr, "pass %d heaviest %g\n", pass, heaviest[0] / (node_load[0] / nrank));
-    if (heaviest[0] < best_heaviest) {
-      best_heaviest = heaviest[0];
-      best = tree;
-    }
-    if (pass == settings.balance_passes) break;
-    // Scale each child's share by (its subtree's mean leaf load / its heaviest leaf), so a child whose
-    // leaves come out uneven gets less to split; siblings are renormalised to a mean share of 1.
-    for (int node = 0; node < static_cast<int>(nodes); ++node) {
-      if (tree.is_leaf(node)) continue;
-      const int k = tree.child_count(node), first = tree.first_child_[node];
-      double sum = 0.0;
-      for (int child = first; child < first + k; ++child) {
-        const double ranks = tree.rank_max_[child] - tree.rank_min_[child] + 1;
-        share[child] = node_load[child] > 0.0 && heaviest[child] > 0.0 ? node_load[child] / (ranks * heaviest[child])
-                                                                        : 1.0;
-        sum += share[child];
-      }
-      for (int child = first; child < first + k; ++child) share[child] *= k / sum;
-    }
-    tree = build_pass(nrank, domain, cost, settings, share);
-  }
-  return best;
-}
-
-KSectionTree KSectionTree::build_pass(int nrank, const Box& domain, CostSource& cost, const WallSettings& settings,
-                                      const std::vector<double>& share) {
   KSectionTree tree;
   tree.nrank_ = nrank;
   tree.domain_ = domain;
@@ -178,8 +103,8 @@ KSectionTree KSectionTree::build_pass(int nrank, const Box& domain, CostSource& 
     for (int node = level_begin; node < level_end; ++node) {
       const Box& box = tree.box_[node];
       const int axis = longest_axis(box);
-      const long long bins = lattice_index(domain, axis, resolution, box.hi[axis]) -
-                             lattice_index(domain, axis, resolution, box.lo[axis]);
+      const long long bins =
+          lattice_index(domain, axis, resolution, box.hi[axis]) - lattice_index(domain, axis, resolution, box.lo[axis]);
       requests.push_back({box, axis, static_cast<int>(std::max(0LL, bins))});
     }
     costs.clear();
@@ -192,10 +117,8 @@ KSectionTree KSectionTree::build_pass(int nrank, const Box& domain, CostSource& 
     for (int node = level_begin; node < level_end; ++node) {
       const HistogramRequest& request = requests[node - level_begin];
       const int axis = request.axis;
-      const int first_child = static_cast<int>(tree.level_.size());
-      const std::vector<int> edges =
-          place_walls(std::span<const double>(costs).subspan(offset, request.bins),
-                      std::span<const double>(share).subspan(first_child, k), settings.tolerance, tree.report_);
+      const std::vector<int> edges = place_walls(std::span<const double>(costs).subspan(offset, request.bins), k,
+                                                 settings.tolerance, tree.report_);
       offset += request.bins;
       const Box parent = tree.box_[node];
       const long long base = lattice_index(domain, axis, resolution, parent.lo[axis]);

@@ -51,14 +51,6 @@ struct WallSettings {
   // A wall whose partition load misses its target (eq. 3) by more than this fraction of one
   // partition's share is counted as unresolved at the histogram resolution (§2.2 step 3, 5 %).
   double tolerance = 0.05;
-  // Extra balancing passes beyond seeds/000 eq. 3 (0 = the paper's scheme exactly). Walls fall on
-  // histogram bins, so each level misses its target by up to half a bin and the misses multiply down
-  // the tree (10 levels at N = 1024). A pass measures, for every child, the heaviest leaf of its
-  // subtree relative to the child's mean, and rebuilds with the child's target share scaled down by
-  // that factor, so siblings end with equal heaviest leaves rather than equal means; the build with
-  // the lightest heaviest leaf is kept. Each pass costs one more build (one histogram reduction per
-  // level) plus one reduction of the leaf loads.
-  int balance_passes = 0;
 };
 
 struct WallReport {
@@ -104,10 +96,6 @@ class KSectionTree {
   std::vector<std::int32_t> owner_map(int grid) const;
 
  private:
-  // One top-down build; `share[node]` is the node's relative target among its siblings.
-  static KSectionTree build_pass(int nrank, const Box& domain, CostSource& cost, const WallSettings& settings,
-                                 const std::vector<double>& share);
-
   int nrank_ = 1;
   Box domain_;
   std::vector<int> splits_;
@@ -126,10 +114,5 @@ int longest_axis(const Box& box);
 // Returns the k + 1 edge indices (0, e_1, ..., e_{k-1}, bins); an all-zero histogram splits
 // geometrically. Adds to `report`.
 std::vector<int> place_walls(std::span<const double> histogram, int k, double tolerance, WallReport& report);
-
-// The same with unequal children: child m receives the fraction shares[m] / sum(shares) of the
-// node's cost (eq. 3 with n_m replaced by shares[m]).
-std::vector<int> place_walls(std::span<const double> histogram, std::span<const double> shares, double tolerance,
-                             WallReport& report);
 
 }  // namespace kosmo::parallel

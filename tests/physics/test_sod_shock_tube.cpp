@@ -74,12 +74,15 @@ TEST_P(SodAllSolvers, AdaptiveTubeMatchesTheExactSolution) {
 INSTANTIATE_TEST_SUITE_P(Riemann, SodAllSolvers, ::testing::Values("llf", "hll", "hllc", "exact"));
 
 // Uniform grids of 128, 256, 512 cells: the L1 error at discontinuities falls at first order.
+// Measured L1: 3.75e-3, 2.00e-3, 1.08e-3; each is bounded 20 % above.
 TEST(Sod, UniformGridsConvergeAtFirstOrder) {
+  const double bound[] = {4.5e-3, 2.4e-3, 1.3e-3};
   double previous = 0.0;
   for (int level = 7; level <= 9; ++level) {
     const TubeResult r = run_tube(level, level, "hllc");
     RecordProperty("l1_level_" + std::to_string(level), std::to_string(r.l1));
     ASSERT_EQ(r.cells, std::size_t{1} << level);
+    EXPECT_LT(r.l1, bound[level - 7]) << "level " << level;
     if (previous > 0.0) {
       const double order = std::log2(previous / r.l1);
       RecordProperty("order_to_level_" + std::to_string(level), std::to_string(order));

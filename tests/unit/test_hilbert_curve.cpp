@@ -48,7 +48,8 @@ TEST(HilbertCurve, FirstOctantsAreContiguousKeyRanges) {
       }
   EXPECT_THROW(hilbert_key({0, 0, 0}, 0), Error);
   EXPECT_THROW(hilbert_key({0, 0, 0}, 22), Error);
-  EXPECT_EQ(hilbert_coords(hilbert_key({123456, 7, 2097151}, 21), 21), (std::array<std::uint32_t, 3>{123456, 7, 2097151}));
+  EXPECT_EQ(hilbert_coords(hilbert_key({123456, 7, 2097151}, 21), 21),
+            (std::array<std::uint32_t, 3>{123456, 7, 2097151}));
 }
 
 TEST(HilbertDecomposition, ContiguousCostBalancedRanges) {

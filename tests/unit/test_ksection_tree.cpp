@@ -85,6 +85,24 @@ TEST(KSectionTree, SingleRankAndPrimeRanks) {
   EXPECT_THROW(KSectionTree::build(0, Box{}, cost), Error);
 }
 
+TEST(KSectionTree, HundredThousandRanks) {
+  // 100000 = 5^5 2^5: ten levels, 1 + 5 + ... + 3125 + 6250 + ... + 100000 nodes (§2.1).
+  UniformCostSource cost;
+  const KSectionTree tree = KSectionTree::build(100000, Box{}, cost, {256, 0.05});
+  EXPECT_EQ(tree.tree_levels(), 10);
+  EXPECT_EQ(tree.node_count(), ksection_node_count(tree.splits()));
+  EXPECT_EQ(tree.node_count(), 1 + 5 + 25 + 125 + 625 + 3125 + 6250 + 12500 + 25000 + 50000 + 100000);
+  double volume = 0.0;
+  for (int r = 0; r < tree.nrank(); ++r) {
+    const Box& box = tree.box(tree.leaf_of_rank(r));
+    volume += box.extent(0) * box.extent(1) * box.extent(2);
+    EXPECT_EQ(tree.leaf_rank(tree.leaf_of_rank(r)), r);
+  }
+  EXPECT_NEAR(volume, 1.0, 1e-12);
+  EXPECT_EQ(tree.owner({0.0, 0.0, 0.0}), 0);
+  EXPECT_EQ(tree.owner({0.999999, 0.999999, 0.999999}), 99999);
+}
+
 TEST(KSectionTree, LeafBoxesTileTheDomainExactlyOnce) {
   for (int nrank : {12, 96, 97, 1000}) {
     UniformCostSource cost;
