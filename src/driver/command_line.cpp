@@ -7,6 +7,7 @@ namespace kosmo::driver {
 std::string usage() {
   return "usage: kosmo run [NAMELIST] [--ndim D]   run a RAMSES namelist (no NAMELIST: the built-in demo)\n"
          "       kosmo bench hydro [--steps N]      hydro benchmarks, one JSON object per case\n"
+         "       kosmo decompose --nrank N ...      dry run of the domain decomposition (see docs/parallel.md)\n"
          "       kosmo help | version\n";
 }
 
@@ -19,6 +20,10 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
   line.command = arguments[0];
   if (line.command == "--help" || line.command == "-h") line.command = "help";
   if (line.command == "--version") line.command = "version";
+  if (line.command == "decompose") {
+    line.passthrough.assign(arguments.begin() + 1, arguments.end());
+    return line;
+  }
   KOSMO_REQUIRE(line.command == "run" || line.command == "bench" || line.command == "help" || line.command == "version",
                 "unknown command '" << line.command << "'\n" << usage());
   for (std::size_t i = 1; i < arguments.size(); ++i) {

@@ -11,6 +11,7 @@ struct CommandLine {
   int ndim = 0;          // 0: not given on the command line
   std::string bench;     // `kosmo bench NAME`: which benchmark
   int steps = 0;         // --steps N for benchmarks (0: the benchmark's default)
+  std::vector<std::string> passthrough;  // `kosmo decompose ...`: its own flags, parsed by that command
 };
 
 // Throws kosmo::Error with a usage hint on anything it does not understand.

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "driver/bench_hydro.hpp"
 #include "driver/command_line.hpp"
+#include "driver/decompose_command.hpp"
 #include "driver/run.hpp"
 
 namespace {
@@ -40,6 +41,12 @@ int main(int argc, char** argv) {
     line = kosmo::driver::parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
     if (line.command == "help" || line.command == "version") {
       if (rank == 0) std::cout << (line.command == "help" ? kosmo::driver::usage() : "kosmo 0.1.0\n");
+      MPI_Finalize();
+      return 0;
+    }
+    if (line.command == "decompose") {
+      // A dry run in one process: it builds the decomposition for N ranks without launching them.
+      if (rank == 0) kosmo::driver::decompose_command(line.passthrough, std::cout);
       MPI_Finalize();
       return 0;
     }

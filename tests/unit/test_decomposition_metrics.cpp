@@ -4,6 +4,7 @@
 // `kosmo decompose` command line.
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <sstream>
 
 #include "core/error.hpp"
