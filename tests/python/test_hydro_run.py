@@ -94,3 +94,18 @@ def test_tube_namelist_runs_and_writes_primitive_variables(tmp_path, run_kosmo):
     # Reflecting walls and no flow yet at the walls: mass is conserved exactly by the scheme.
     assert abs(np.sum(c.density * c.dx) - np.sum(start.cells.density * start.cells.dx)) < 1e-13
     assert np.all(c.pressure > 0) and np.max(np.abs(c.velocity_x)) < 1.0
+
+
+def test_tube_snapshot_does_not_depend_on_the_rank_count(tmp_path, run_kosmo):
+    results = {}
+    for nrank in (1, 3):
+        where = tmp_path / f"np{nrank}"
+        where.mkdir()
+        (where / "tube1d.nml").write_text(TUBE)
+        run_kosmo(["run", "tube1d.nml"], where, nrank=nrank)
+        ds = kosmo.load(where / "output_00002")
+        assert ds.ncpu == nrank
+        order = np.argsort(ds.cells.x)
+        results[nrank] = {name: ds.cells[name][order] for name in ("x", "density", "velocity_x", "pressure")}
+    for name, values in results[1].items():
+        np.testing.assert_array_equal(values, results[3][name])
