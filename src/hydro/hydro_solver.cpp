@@ -59,21 +59,23 @@ HydroSolver<D>::HydroSolver(Tree& tree, const Settings& settings)
 }
 
 template <int D>
-void HydroSolver<D>::set_unew(int level) {
+void HydroSolver<D>::copy_level(int level, const std::vector<int>& from, const std::vector<int>& to) {
   for (int v = 0; v < nvar_; ++v) {
-    const double* from = tree_.field(uold_[static_cast<std::size_t>(v)]);
-    double* to = tree_.field(unew_[static_cast<std::size_t>(v)]);
-    for (core::OctIndex o : tree_.octs_at_level(level)) std::copy_n(from + Tree::cell_index(o, 0), cells_per_oct, to + Tree::cell_index(o, 0));
+    const double* source = tree_.field(from[static_cast<std::size_t>(v)]);
+    double* target = tree_.field(to[static_cast<std::size_t>(v)]);
+    for (core::OctIndex o : tree_.octs_at_level(level))
+      std::copy_n(source + Tree::cell_index(o, 0), cells_per_oct, target + Tree::cell_index(o, 0));
   }
 }
 
 template <int D>
+void HydroSolver<D>::set_unew(int level) {
+  copy_level(level, uold_, unew_);
+}
+
+template <int D>
 void HydroSolver<D>::set_uold(int level) {
-  for (int v = 0; v < nvar_; ++v) {
-    const double* from = tree_.field(unew_[static_cast<std::size_t>(v)]);
-    double* to = tree_.field(uold_[static_cast<std::size_t>(v)]);
-    for (core::OctIndex o : tree_.octs_at_level(level)) std::copy_n(from + Tree::cell_index(o, 0), cells_per_oct, to + Tree::cell_index(o, 0));
-  }
+  copy_level(level, unew_, uold_);
 }
 
 template <int D>

@@ -71,6 +71,8 @@ class HydroSolver {
     std::size_t flux_offset;
   };
 
+  void copy_level(int level, const std::vector<int>& from, const std::vector<int>& to);
+
   Tree& tree_;
   Settings settings_;
   int nvar_;
