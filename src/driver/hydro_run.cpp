@@ -43,6 +43,9 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   // RAMSES stops at tend, or at the last output time when tend is not given.
   const double tend = tend_parameter > 0.0 ? tend_parameter : (schedule.times().empty() ? 0.0 : schedule.times().back());
   const long long nstepmax = params.get_int("RUN_PARAMS", "nstepmax");
+  if (rank == 0 && !(tend > 0.0))
+    log << " Nothing to advance: the run ends at t = 0 (tend and the last of tout(1:noutput) are 0,\n"
+           "   as RAMSES' defaults are); set tout or tend in &OUTPUT_PARAMS\n";
   int output_number = 1;
   auto write_output = [&]() {
     const auto start = Clock::now();
