@@ -151,6 +151,58 @@ std::span<const double> KSectionTree::walls(int node) const {
   return std::span<const double>(walls_).subspan(wall_offset_[node], child_count(node) + 1);
 }
 
+std::vector<int> KSectionTree::ranks_overlapping(const Box& box) const {
+  std::vector<int> ranks;
+  // Split the query into its periodic images inside the domain, axis by axis.
+  std::vector<Box> pieces{box};
+  for (int d = 0; d < 3; ++d) {
+    const double extent = domain_.extent(d);
+    std::vector<Box> folded;
+    for (Box piece : pieces) {
+      if (piece.hi[d] - piece.lo[d] >= extent) {  // covers the whole axis
+        piece.lo[d] = domain_.lo[d];
+        piece.hi[d] = domain_.hi[d];
+        folded.push_back(piece);
+        continue;
+      }
+      const double shift = std::floor((piece.lo[d] - domain_.lo[d]) / extent) * extent;
+      piece.lo[d] -= shift;
+      piece.hi[d] -= shift;
+      if (piece.hi[d] <= domain_.hi[d]) {
+        folded.push_back(piece);
+      } else {
+        Box upper = piece, lower = piece;
+        upper.hi[d] = domain_.hi[d];
+        lower.lo[d] = domain_.lo[d];
+        lower.hi[d] = piece.hi[d] - extent;
+        folded.push_back(upper);
+        folded.push_back(lower);
+      }
+    }
+    pieces.swap(folded);
+  }
+  std::vector<int> stack;
+  for (const Box& piece : pieces) {
+    stack.assign(1, 0);
+    while (!stack.empty()) {
+      const int node = stack.back();
+      stack.pop_back();
+      const Box& b = box_[node];
+      bool overlaps = true;
+      for (int d = 0; d < 3; ++d) overlaps = overlaps && piece.lo[d] < b.hi[d] && b.lo[d] < piece.hi[d];
+      if (!overlaps) continue;
+      if (is_leaf(node)) {
+        ranks.push_back(rank_min_[node]);
+      } else {
+        for (int j = 0; j < child_count(node); ++j) stack.push_back(first_child_[node] + j);
+      }
+    }
+  }
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  return ranks;
+}
+
 int KSectionTree::owner(std::array<double, 3> point) const {
   for (int d = 0; d < 3; ++d) {  // periodic wrap into [lo, hi)
     const double extent = domain_.extent(d);

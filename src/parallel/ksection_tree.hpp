@@ -89,6 +89,11 @@ class KSectionTree {
   // The rank owning `point` (wrapped periodically into the domain): a walk down the tree, taking at
   // each node the child whose half-open slab [wall_j, wall_{j+1}) holds the coordinate.
   int owner(std::array<double, 3> point) const;
+  // Ranks whose domains overlap `box` (half-open, may extend past the domain: periodic images are
+  // folded back), sorted and unique. A walk down the tree visiting only overlapping subtrees: how a
+  // rank finds the partners for its ghost zone (its domain grown by the stencil width) without any
+  // all-to-all (ARCHITECTURE §2, seeds/000 §2.1).
+  std::vector<int> ranks_overlapping(const Box& box) const;
 
   // Owner of every cell of a regular grid x grid x grid mesh over the domain (cell (i, j, k) at
   // flat index (k grid + j) grid + i), by painting each leaf box once: O(G^3) with no tree walks.

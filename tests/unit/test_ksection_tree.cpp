@@ -214,3 +214,44 @@ TEST(CostFunction, MemoryWeightsOfSection2_3) {
   EXPECT_DOUBLE_EQ(time_blend_factor(1.0, 10.0, 1.0), 2.0);
   EXPECT_DOUBLE_EQ(time_blend_factor(1.0, 0.0, 1.0), 0.5);
 }
+
+// ranks_overlapping() against brute force over every leaf box and every periodic image of the
+// query, for geometric and cost-weighted trees and queries that wrap around the periodic box.
+TEST(KSectionTreeQueries, RanksOverlappingABoxMatchBruteForce) {
+  constexpr int grid = 32;
+  const std::vector<double> weights = clustered_load(grid, random_clusters(11, 20));
+  for (int nrank : {1, 7, 12, 64}) {
+    GridCostSource cost(weights, grid);
+    WallSettings settings;
+    settings.bins_per_domain = grid;
+    const KSectionTree tree = KSectionTree::build(nrank, Box{}, cost, settings);
+    std::uint64_t state = 99;
+    auto uniform = [&state]() {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return static_cast<double>(state >> 11) / 9007199254740992.0;
+    };
+    for (int trial = 0; trial < 300; ++trial) {
+      Box query;
+      for (int d = 0; d < 3; ++d) {
+        query.lo[d] = 2.0 * uniform() - 0.5;
+        query.hi[d] = query.lo[d] + 0.6 * uniform() + 1e-3;
+      }
+      std::vector<int> expected;
+      for (int rank = 0; rank < nrank; ++rank) {
+        const Box& leaf = tree.box(tree.leaf_of_rank(rank));
+        bool any = false;
+        for (int ix = -2; ix <= 2 && !any; ++ix)
+          for (int iy = -2; iy <= 2 && !any; ++iy)
+            for (int iz = -2; iz <= 2 && !any; ++iz) {
+              const double shift[3] = {double(ix), double(iy), double(iz)};
+              bool overlaps = true;
+              for (int d = 0; d < 3; ++d)
+                overlaps = overlaps && query.lo[d] < leaf.hi[d] + shift[d] && leaf.lo[d] + shift[d] < query.hi[d];
+              any = overlaps;
+            }
+        if (any) expected.push_back(rank);
+      }
+      ASSERT_EQ(tree.ranks_overlapping(query), expected) << "nrank " << nrank << " trial " << trial;
+    }
+  }
+}
