@@ -1,0 +1,165 @@
+// Periodic FFT Poisson solver (see fft_poisson.hpp): r2c transform, division by the eigenvalues of
+// the (2D+1)-point Laplacian, c2r transform (seeds/000 §5.2.1, threaded FFTW via fftw3_omp).
+#include "gravity/fft_poisson.hpp"
+
+#include <fftw3.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <mutex>
+#include <numbers>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace kosmo::gravity {
+namespace {
+
+// The FFTW planner (and plan destruction) is not thread-safe; everything touching it holds this lock.
+std::mutex& planner_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+// fftw_init_threads once per process, thread-safely (magic static).
+void init_fftw_threads() {
+  static const bool initialised = [] { return fftw_init_threads() != 0; }();
+  KOSMO_REQUIRE(initialised, "gravity::PeriodicFftPoisson: fftw_init_threads failed");
+}
+
+// Owning wrappers: memory from fftw_malloc (SIMD-aligned) and plans.
+struct FftwFree {
+  void operator()(void* p) const noexcept { fftw_free(p); }
+};
+template <class T>
+using FftwBuffer = std::unique_ptr<T[], FftwFree>;
+
+template <class T>
+FftwBuffer<T> fftw_buffer(std::size_t count, const char* what) {
+  FftwBuffer<T> buffer(static_cast<T*>(fftw_malloc(sizeof(T) * std::max<std::size_t>(count, 1))));
+  KOSMO_REQUIRE(buffer, "gravity::PeriodicFftPoisson: fftw_malloc of " << count << " " << what << " failed");
+  return buffer;
+}
+
+struct FftwPlanDestroy {
+  void operator()(fftw_plan_s* plan) const noexcept {
+    std::lock_guard<std::mutex> lock(planner_mutex());
+    fftw_destroy_plan(plan);
+  }
+};
+using FftwPlan = std::unique_ptr<fftw_plan_s, FftwPlanDestroy>;
+
+}  // namespace
+
+template <int D>
+struct PeriodicFftPoisson<D>::Impl {
+  std::size_t n_real = 1;         // n^D
+  std::size_t n_complex = 1;      // n^(D-1) (n/2+1)
+  std::size_t n_half = 1;         // n/2+1: the length of the fastest (x) axis in k-space
+  double norm = 1.0;              // 1/n^D: FFTW transforms are unnormalised
+  std::vector<double> lambda_1d;  // per axis: (2 cos(2 pi k / n) - 2) / h^2 for k = 0..n-1
+  FftwBuffer<double> real;
+  FftwBuffer<fftw_complex> spectrum;
+  FftwPlan forward;
+  FftwPlan backward;
+};
+
+template <int D>
+PeriodicFftPoisson<D>::PeriodicFftPoisson(int n, double h) : n_(n), h_(h), impl_(std::make_unique<Impl>()) {
+  KOSMO_REQUIRE(n >= 1, "gravity::PeriodicFftPoisson<" << D << ">: grid size n = " << n << " must be >= 1");
+  KOSMO_REQUIRE(h > 0.0 && std::isfinite(h),
+                "gravity::PeriodicFftPoisson<" << D << ">: spacing h = " << h << " must be positive");
+  Impl& s = *impl_;
+  const auto un = static_cast<std::size_t>(n);
+  s.n_half = un / 2 + 1;
+  for (int d = 0; d < D; ++d) s.n_real *= un;
+  s.n_complex = s.n_half;
+  for (int d = 1; d < D; ++d) s.n_complex *= un;
+  s.norm = 1.0 / static_cast<double>(s.n_real);
+
+  // 2 cos(theta) - 2 = -4 sin^2(theta / 2): the sine form has no cancellation at small k.
+  s.lambda_1d.resize(un);
+  for (std::size_t k = 0; k < un; ++k) {
+    const double sine = std::sin(std::numbers::pi * static_cast<double>(k) / n);
+    s.lambda_1d[k] = -4.0 * sine * sine / (h * h);
+  }
+
+  s.real = fftw_buffer<double>(s.n_real, "reals");
+  s.spectrum = fftw_buffer<fftw_complex>(s.n_complex, "complex modes");
+
+  init_fftw_threads();
+  {
+    std::lock_guard<std::mutex> lock(planner_mutex());
+    fftw_plan_with_nthreads(std::max(1, omp_get_max_threads()));
+    // FFTW's row-major dims are (z, y, x): the last one is contiguous, matching x fastest.
+    fftw_plan forward = nullptr;
+    fftw_plan backward = nullptr;
+    if constexpr (D == 1) {
+      forward = fftw_plan_dft_r2c_1d(n, s.real.get(), s.spectrum.get(), FFTW_ESTIMATE);
+      backward = fftw_plan_dft_c2r_1d(n, s.spectrum.get(), s.real.get(), FFTW_ESTIMATE);
+    } else if constexpr (D == 2) {
+      forward = fftw_plan_dft_r2c_2d(n, n, s.real.get(), s.spectrum.get(), FFTW_ESTIMATE);
+      backward = fftw_plan_dft_c2r_2d(n, n, s.spectrum.get(), s.real.get(), FFTW_ESTIMATE);
+    } else {
+      forward = fftw_plan_dft_r2c_3d(n, n, n, s.real.get(), s.spectrum.get(), FFTW_ESTIMATE);
+      backward = fftw_plan_dft_c2r_3d(n, n, n, s.spectrum.get(), s.real.get(), FFTW_ESTIMATE);
+    }
+    s.forward.reset(forward);
+    s.backward.reset(backward);
+  }
+  KOSMO_REQUIRE(s.forward && s.backward, "gravity::PeriodicFftPoisson<"
+                                             << D << ">: FFTW could not plan the r2c/c2r transforms of a " << n << "^"
+                                             << D << " grid");
+}
+
+template <int D>
+PeriodicFftPoisson<D>::~PeriodicFftPoisson() = default;
+template <int D>
+PeriodicFftPoisson<D>::PeriodicFftPoisson(PeriodicFftPoisson&&) noexcept = default;
+template <int D>
+PeriodicFftPoisson<D>& PeriodicFftPoisson<D>::operator=(PeriodicFftPoisson&&) noexcept = default;
+
+template <int D>
+void PeriodicFftPoisson<D>::solve(const double* f, double* phi) {
+  KOSMO_REQUIRE(impl_, "gravity::PeriodicFftPoisson<" << D << ">::solve on a moved-from solver");
+  Impl& s = *impl_;
+  std::copy(f, f + s.n_real, s.real.get());
+  fftw_execute(s.forward.get());
+
+  // Mode (k_z, k_y, k_x) sits at ((k_z n + k_y) n_half + k_x); only the sum of the per-axis
+  // eigenvalues matters, so one row of length n_half shares the outer-axes part.
+  const auto rows = static_cast<std::ptrdiff_t>(s.n_complex / s.n_half);
+  const auto un = static_cast<std::size_t>(n_);
+  fftw_complex* spectrum = s.spectrum.get();
+  const double* lambda = s.lambda_1d.data();
+  const std::size_t n_half = s.n_half;
+  const double norm = s.norm;
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t row = 0; row < rows; ++row) {
+    double lambda_outer = 0.0;
+    auto rest = static_cast<std::size_t>(row);
+    for (int d = 1; d < D; ++d) {
+      lambda_outer += lambda[rest % un];
+      rest /= un;
+    }
+    fftw_complex* line = spectrum + static_cast<std::size_t>(row) * n_half;
+    for (std::size_t kx = 0; kx < n_half; ++kx) {
+      const double eigenvalue = lambda_outer + lambda[kx];
+      // The k = 0 mode (eigenvalue exactly 0) is the mean: phi_0 = 0 removes it from the source.
+      const double scale = eigenvalue != 0.0 ? norm / eigenvalue : 0.0;
+      line[kx][0] *= scale;
+      line[kx][1] *= scale;
+    }
+  }
+
+  fftw_execute(s.backward.get());
+  std::copy(s.real.get(), s.real.get() + s.n_real, phi);
+}
+
+template class PeriodicFftPoisson<1>;
+template class PeriodicFftPoisson<2>;
+template class PeriodicFftPoisson<3>;
+
+}  // namespace kosmo::gravity
