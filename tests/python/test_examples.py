@@ -4,6 +4,8 @@ import pathlib
 
 import pytest
 
+import kosmo
+
 EXAMPLES = sorted((pathlib.Path(__file__).resolve().parents[2] / "examples").glob("*.nml"))
 
 
@@ -15,4 +17,10 @@ def test_example_namelist_runs_its_first_steps(namelist, tmp_path, run_kosmo):
     copy.write_text(text)
     result = run_kosmo(["run", str(copy)], tmp_path)
     assert "Run completed" in result.stdout
-    assert (tmp_path / "output_00001" / "info_00001.txt").is_file()
+    if "hydro=.true." in text:
+        assert result.stdout.count("Main step=") == 2
+    ds = kosmo.load(tmp_path / "output_00001")
+    assert ds.cells.ncells > 0
+    # The leaves tile the box and the stored density is the physical, positive one.
+    assert abs(float((ds.cells.dx ** ds.ndim).sum()) - ds.boxlen ** ds.ndim) < 1e-12 * ds.boxlen ** ds.ndim
+    assert (ds.cells.density > 0).all()

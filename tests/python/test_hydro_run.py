@@ -1,47 +1,24 @@
 """End to end: a RAMSES tube namelist through `kosmo run`, its log and its snapshot, which carries the
 primitive variables under RAMSES' names and matches the exact Riemann solution."""
 import math
+import pathlib
 
 import numpy as np
 
 import kosmo
 
-TUBE = """Sod's shock tube as in RAMSES' namelist/tube1d.nml (uniform grid here).
-&RUN_PARAMS
-hydro=.true.
-ndim=1
-/
-&AMR_PARAMS
-levelmin=8
-levelmax=8
-/
-&BOUNDARY_PARAMS
-nboundary=2
-ibound_min=-1,+1
-ibound_max=-1,+1
-bound_type= 1, 1
-/
-&INIT_PARAMS
-nregion=2
-region_type(1)='square'
-region_type(2)='square'
-x_center=0.25,0.75
-length_x=0.5,0.5
-d_region=1.0,0.125
-u_region=0.0,0.0
-p_region=1.0,0.1
-/
-&OUTPUT_PARAMS
-noutput=2
-tout=0.0,0.245
-/
-&HYDRO_PARAMS
-gamma=1.4
-courant_factor=0.8
-slope_type=2
-riemann='hllc'
-/
-"""
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
+
+
+def tube_namelist() -> str:
+    """examples/tube1d.nml on a uniform 256-cell grid (levelmin = levelmax = 8), no AMR criteria."""
+    text = (EXAMPLES / "tube1d.nml").read_text()
+    text = text.replace("levelmin=3", "levelmin=8").replace("levelmax=10", "levelmax=8")
+    assert "levelmin=8" in text and "levelmax=8" in text and "tout=0.0,0.245" in text
+    return text
+
+
+TUBE = tube_namelist()
 
 
 def exact_sod_density(s, t, gamma=1.4):
