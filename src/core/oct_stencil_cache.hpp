@@ -21,14 +21,18 @@ class OctStencilCache {
     return k % 3 - 1;
   }
 
-  void update(const OctTree<D, Key>& tree, int level) {
-    if (level == level_ && generation_ == tree.generation() && valid_) return;
+  // The owned octs of the level, followed by its ghost octs when `with_ghosts` (the refinement
+  // rules also run on ghosts, so that flags pushed from a ghost onto an owned cell are seen).
+  void update(const OctTree<D, Key>& tree, int level, bool with_ghosts = false) {
+    if (level == level_ && generation_ == tree.generation() && valid_ && with_ghosts == with_ghosts_) return;
     level_ = level;
     generation_ = tree.generation();
     valid_ = true;
-    const auto& octs = tree.octs_at_level(level);
+    with_ghosts_ = with_ghosts;
+    octs_.assign(tree.octs_at_level(level).begin(), tree.octs_at_level(level).end());
+    if (with_ghosts) octs_.insert(octs_.end(), tree.ghost_octs_at_level(level).begin(), tree.ghost_octs_at_level(level).end());
+    const auto& octs = octs_;
     const std::size_t n = octs.size();
-    octs_.assign(octs.begin(), octs.end());
     neighbour_octs_.resize(n * neighbours);
     coarse_cells_.resize(n * neighbours);
 #pragma omp parallel for schedule(static)
@@ -94,6 +98,7 @@ class OctStencilCache {
   int level_ = -1;
   std::uint64_t generation_ = 0;
   bool valid_ = false;
+  bool with_ghosts_ = false;
   std::vector<OctIndex> octs_;
   std::vector<OctIndex> neighbour_octs_;
   std::vector<CellIndex> coarse_cells_;
@@ -103,14 +108,16 @@ class OctStencilCache {
 template <int D, class Key>
 class StencilCaches {
  public:
+  explicit StencilCaches(bool with_ghosts = false) : with_ghosts_(with_ghosts) {}
   const OctStencilCache<D, Key>& get(const OctTree<D, Key>& tree, int level) {
     if (caches_.size() <= static_cast<std::size_t>(level)) caches_.resize(static_cast<std::size_t>(level) + 1);
     auto& cache = caches_[static_cast<std::size_t>(level)];
-    cache.update(tree, level);
+    cache.update(tree, level, with_ghosts_);
     return cache;
   }
 
  private:
+  bool with_ghosts_ = false;
   std::vector<OctStencilCache<D, Key>> caches_;
 };
 

@@ -21,6 +21,7 @@ OctTree<D, Key>::OctTree(const Geometry& geometry) : geometry_(geometry) {
                                     << " coarse cells per axis (build with -DKOSMO_MORTON_BITS=128 for deeper levels)");
   hashes_.resize(static_cast<std::size_t>(geometry_.levelmax) + 1);
   level_octs_.resize(static_cast<std::size_t>(geometry_.levelmax) + 1);
+  ghost_octs_.resize(static_cast<std::size_t>(geometry_.levelmax) + 1);
 
   // Level 1 tiles the coarse grid, in Morton order.
   const Coordinates n = geometry_.coarse_cells;
@@ -66,6 +67,7 @@ OctIndex OctTree<D, Key>::allocate_oct() {
                   "octree: more octs than a 32-bit oct index can address on one rank");
     keys_.push_back(0);
     levels_.push_back(0);
+    roles_.push_back(0);
     father_octs_.push_back(no_oct);
     sons_.resize(sons_.size() + cells_per_oct, no_oct);
     for (auto& values : field_values_) values.resize(sons_.size(), 0.0);
@@ -182,7 +184,7 @@ CellIndex OctTree<D, Key>::cell_neighbour(CellIndex cell, const Offset& offset) 
 }
 
 template <int D, class Key>
-OctIndex OctTree<D, Key>::create_son(CellIndex cell) {
+OctIndex OctTree<D, Key>::create_son(CellIndex cell, OctRole role) {
   KOSMO_REQUIRE(is_leaf(cell), "octree: create_son on a cell that is already refined");
   const OctIndex father = oct_of(cell);
   const int l = level(father) + 1;
@@ -191,10 +193,12 @@ OctIndex OctTree<D, Key>::create_son(CellIndex cell) {
   const OctIndex o = allocate_oct();  // may reallocate the pool: no references held across it
   keys_[static_cast<std::size_t>(o)] = k;
   levels_[static_cast<std::size_t>(o)] = static_cast<std::int8_t>(l);
+  roles_[static_cast<std::size_t>(o)] = static_cast<std::uint8_t>(role);
   father_octs_[static_cast<std::size_t>(o)] = father;
   sons_[static_cast<std::size_t>(cell)] = o;
   hashes_[static_cast<std::size_t>(l)].insert(o, keys_);
-  level_octs_[static_cast<std::size_t>(l)].push_back(o);
+  if (role == OctRole::owned) level_octs_[static_cast<std::size_t>(l)].push_back(o);
+  if (role == OctRole::ghost) ghost_octs_[static_cast<std::size_t>(l)].push_back(o);
   ++generation_;
   return o;
 }
@@ -213,41 +217,61 @@ void OctTree<D, Key>::destroy_son(CellIndex cell) {
   sons_[static_cast<std::size_t>(cell)] = no_oct;
   free_octs_.push_back(o);
   ++generation_;
-  auto& list = level_octs_[static_cast<std::size_t>(l)];
   // Level lists are rebuilt after a refinement pass; here only drop the entry if it is cheap.
-  if (!list.empty() && list.back() == o) list.pop_back();
+  for (auto* lists : {&level_octs_, &ghost_octs_}) {
+    auto& list = (*lists)[static_cast<std::size_t>(l)];
+    if (!list.empty() && list.back() == o) list.pop_back();
+  }
+}
+
+template <int D, class Key>
+bool OctTree<D, Key>::has_ghosts() const {
+  for (const auto& list : ghost_octs_)
+    if (!list.empty()) return true;
+  return false;
 }
 
 template <int D, class Key>
 void OctTree<D, Key>::rebuild_level_lists() {
   for (auto& list : level_octs_) list.clear();
+  for (auto& list : ghost_octs_) list.clear();
   for (std::size_t o = 0; o < keys_.size(); ++o) {
-    if (levels_[o] > 0) level_octs_[static_cast<std::size_t>(levels_[o])].push_back(static_cast<OctIndex>(o));
+    if (levels_[o] <= 0) continue;
+    const auto l = static_cast<std::size_t>(levels_[o]);
+    if (roles_[o] == static_cast<std::uint8_t>(OctRole::owned)) level_octs_[l].push_back(static_cast<OctIndex>(o));
+    if (roles_[o] == static_cast<std::uint8_t>(OctRole::ghost)) ghost_octs_[l].push_back(static_cast<OctIndex>(o));
   }
-  for (auto& list : level_octs_) {
-    std::sort(list.begin(), list.end(), [this](OctIndex a, OctIndex b) { return key(a) < key(b); });
-  }
+  for (auto* lists : {&level_octs_, &ghost_octs_})
+    for (auto& list : *lists) std::sort(list.begin(), list.end(), [this](OctIndex a, OctIndex b) { return key(a) < key(b); });
 }
 
 template <int D, class Key>
 void OctTree<D, Key>::compact() {
-  rebuild_level_lists();
-  // New numbering: level by level, Morton order inside a level, for locality of sweeps.
+  // New numbering: level by level, Morton order inside a level (owned, ghost and idle octs
+  // interleaved by key), for locality of sweeps.
+  std::vector<std::vector<OctIndex>> alive(level_octs_.size());
+  for (std::size_t o = 0; o < keys_.size(); ++o)
+    if (levels_[o] > 0) alive[static_cast<std::size_t>(levels_[o])].push_back(static_cast<OctIndex>(o));
   std::vector<OctIndex> order;
   order.reserve(octs_in_use());
-  for (const auto& list : level_octs_) order.insert(order.end(), list.begin(), list.end());
+  for (auto& list : alive) {
+    std::sort(list.begin(), list.end(), [this](OctIndex a, OctIndex b) { return key(a) < key(b); });
+    order.insert(order.end(), list.begin(), list.end());
+  }
   std::vector<OctIndex> new_index(keys_.size(), no_oct);
   for (std::size_t i = 0; i < order.size(); ++i) new_index[static_cast<std::size_t>(order[i])] = static_cast<OctIndex>(i);
 
   const std::size_t n = order.size();
   std::vector<Key> keys(n);
   std::vector<std::int8_t> levels(n);
+  std::vector<std::uint8_t> roles(n);
   std::vector<OctIndex> fathers(n);
   std::vector<OctIndex> sons(n * cells_per_oct);
   for (std::size_t i = 0; i < n; ++i) {
     const auto o = static_cast<std::size_t>(order[i]);
     keys[i] = keys_[o];
     levels[i] = levels_[o];
+    roles[i] = roles_[o];
     fathers[i] = father_octs_[o] == no_oct ? no_oct : new_index[static_cast<std::size_t>(father_octs_[o])];
     for (int c = 0; c < cells_per_oct; ++c) {
       const OctIndex s = sons_[o * cells_per_oct + static_cast<std::size_t>(c)];
@@ -265,19 +289,22 @@ void OctTree<D, Key>::compact() {
   }
   keys_.swap(keys);
   levels_.swap(levels);
+  roles_.swap(roles);
   father_octs_.swap(fathers);
   sons_.swap(sons);
   std::vector<OctIndex>().swap(free_octs_);
   ++generation_;
 
   std::size_t first = 0;
-  for (std::size_t l = 1; l < level_octs_.size(); ++l) {
-    auto& list = level_octs_[l];
+  for (std::size_t l = 1; l < alive.size(); ++l) {
+    auto& list = alive[l];
     std::iota(list.begin(), list.end(), static_cast<OctIndex>(first));
-    list.shrink_to_fit();
     first += list.size();
     hashes_[l].rebuild(list, keys_);
   }
+  rebuild_level_lists();
+  for (auto& list : level_octs_) list.shrink_to_fit();
+  for (auto& list : ghost_octs_) list.shrink_to_fit();
 }
 
 template <int D, class Key>
@@ -286,13 +313,14 @@ OctMemory OctTree<D, Key>::memory() const {
   m.octs_in_use = octs_in_use();
   const double n = static_cast<double>(std::max<std::size_t>(m.octs_in_use, 1));
   m.keys = static_cast<double>(keys_.capacity() * sizeof(Key)) / n;
-  m.levels = static_cast<double>(levels_.capacity() * sizeof(std::int8_t)) / n;
+  m.levels = static_cast<double>(levels_.capacity() * sizeof(std::int8_t) + roles_.capacity()) / n;
   m.fathers = static_cast<double>(father_octs_.capacity() * sizeof(OctIndex)) / n;
   m.sons = static_cast<double>(sons_.capacity() * sizeof(OctIndex) + free_octs_.capacity() * sizeof(OctIndex)) / n;
   double fields = 0, hash = 0, lists = 0;
   for (const auto& values : field_values_) fields += static_cast<double>(values.capacity() * sizeof(double));
   for (std::size_t l = 1; l < hashes_.size(); ++l) hash += static_cast<double>(hashes_[l].bytes());
   for (const auto& list : level_octs_) lists += static_cast<double>(list.capacity() * sizeof(OctIndex));
+  for (const auto& list : ghost_octs_) lists += static_cast<double>(list.capacity() * sizeof(OctIndex));
   m.fields = fields / n;
   m.hash = hash / n;
   m.level_lists = lists / n;

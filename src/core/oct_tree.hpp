@@ -25,6 +25,12 @@ constexpr bool is_coarse_cell(CellIndex cell) { return cell <= -2; }
 constexpr std::int64_t coarse_cell_number(CellIndex cell) { return -2 - cell; }
 
 // Bytes per oct in use, by array (pool capacity included, so over-allocation shows).
+// What an oct is to this rank (ARCHITECTURE §1): one it owns and updates; a ghost, a copy of
+// another rank's oct kept current by exchanges; or idle, a level-1 oct of the coarse grid that
+// exists on every rank (level 1 always tiles the box) but lies outside this rank's ghost zone, so
+// its values are never read by an owned oct's computation.
+enum class OctRole : std::uint8_t { owned = 0, ghost = 1, idle = 2 };
+
 struct OctMemory {
   std::size_t octs_in_use = 0;
   double keys = 0, levels = 0, fathers = 0, sons = 0, fields = 0, hash = 0, level_lists = 0;
@@ -81,8 +87,15 @@ class OctTree {
   Position cell_centre(CellIndex cell) const;
   Coordinates cell_coordinates(CellIndex cell) const;  // integer cell coordinates at the cell's level
 
-  // Octs at each level, sorted by Morton key (valid after rebuild_level_lists()).
+  // Owned octs at each level, sorted by Morton key (valid after rebuild_level_lists()). On one
+  // rank every oct is owned.
   const std::vector<OctIndex>& octs_at_level(int level) const { return level_octs_[static_cast<std::size_t>(level)]; }
+  // Ghost octs at each level, sorted by Morton key.
+  const std::vector<OctIndex>& ghost_octs_at_level(int level) const { return ghost_octs_[static_cast<std::size_t>(level)]; }
+  OctRole role(OctIndex o) const { return static_cast<OctRole>(roles_[static_cast<std::size_t>(o)]); }
+  // Changes an oct's role; the level lists follow at the next rebuild_level_lists().
+  void set_role(OctIndex o, OctRole role) { roles_[static_cast<std::size_t>(o)] = static_cast<std::uint8_t>(role); }
+  bool has_ghosts() const;
 
   // --- connectivity (seeds/000 Appendix B) ----------------------------------------------------
   OctIndex find_oct(int level, Key key) const;
@@ -99,8 +112,8 @@ class OctTree {
 
   // --- mutation -------------------------------------------------------------------------------
   // Creates the son oct of a leaf cell (son cells are leaves, field values zero) and returns it.
-  // The new oct is appended to its level's list; call rebuild_level_lists() to re-sort.
-  OctIndex create_son(CellIndex cell);
+  // The new oct is owned and appended to its level's list; call rebuild_level_lists() to re-sort.
+  OctIndex create_son(CellIndex cell, OctRole role = OctRole::owned);
   // Destroys the son oct of `cell`; all son cells must be leaves.
   void destroy_son(CellIndex cell);
   // Rebuilds every level's list of octs, sorted by key.
@@ -125,6 +138,7 @@ class OctTree {
   // Structure-of-arrays pool, indexed by oct (cells: oct * 2^D + child).
   std::vector<Key> keys_;
   std::vector<std::int8_t> levels_;  // 0 marks a free slot
+  std::vector<std::uint8_t> roles_;  // OctRole
   std::vector<OctIndex> father_octs_;
   std::vector<OctIndex> sons_;
   std::vector<std::vector<double>> field_values_;
@@ -133,6 +147,7 @@ class OctTree {
   // Per level (index 0 unused).
   std::vector<MortonHash<Key>> hashes_;
   std::vector<std::vector<OctIndex>> level_octs_;
+  std::vector<std::vector<OctIndex>> ghost_octs_;
 };
 
 // Largest levelmax a key width allows with `coarse_cells` level-1 octs along the widest axis.

@@ -85,6 +85,17 @@ std::vector<ParameterSpec> build_schema() {
                         "per level from levelmin on: time steps of the next finer level per step of this level "
                         "(1 = same time step, 2 = adaptive time stepping)"),
 
+      integer_key("RUN_PARAMS", "nremap", 0, at_least(0),
+                  "load balance every nremap coarse steps (0 = only once, after the initial mesh); octs migrate "
+                  "to the owners of the new k-section walls"),
+      string_key("RUN_PARAMS", "ordering", "ksection", {"ksection", "hilbert"},
+                 "domain decomposition: 'ksection' (seeds/000 §2, recursive k-section tree); 'hilbert' (RAMSES' "
+                 "Hilbert-curve ranges) is not implemented for distributed runs yet and stops a run on more than one rank"),
+      string_key("RUN_PARAMS", "exchange_method", "p2p", {"p2p", "ksection", "alltoall", "auto"},
+                 "ghost-exchange transport (seeds/000 §3.1): 'p2p' Isend/Irecv with the known partners, 'ksection' "
+                 "hierarchical routing through the k-section tree, 'alltoall' MPI_Alltoallv; 'auto' (per-component "
+                 "tuning, §3.2) is not wired to runs yet and stops a run"),
+
       // &AMR_PARAMS
       integer_key("AMR_PARAMS", "levelmin", 1, between(1, kMaxLevel),
                   "coarsest level: the mesh is refined everywhere down to it"),
@@ -96,6 +107,8 @@ std::vector<ParameterSpec> build_schema() {
                   "accepted for compatibility, no effect: kosmo's oct pools grow on demand"),
       integer_array_key("AMR_PARAMS", "nexpand", kMaxLevel, 1, at_least(0),
                         "per level: number of buffer-cell expansions around cells flagged for refinement"),
+      real_key("AMR_PARAMS", "mem_weight_grid", 0.0, at_least(0),
+               "load-balance cost of one oct in bytes (seeds/000 eq. 5); 0 = automatic from the number of variables"),
       real_key("AMR_PARAMS", "boxlen", 1.0, above(0), "box size in code length units"),
       integer_key("AMR_PARAMS", "nx", 1, at_least(1), "coarse grid: number of root cells along x"),
       integer_key("AMR_PARAMS", "ny", 1, at_least(1), "coarse grid: number of root cells along y"),
@@ -248,9 +261,6 @@ std::vector<UnimplementedParameter> build_unimplemented() {
                              "sink",
                              "rt",
                              "nrestart",
-                             "nremap",
-                             "ordering",
-                             "exchange_method",
                              "memory_balance",
                              "use_fftw",
                              "dump_pk",
@@ -266,7 +276,7 @@ std::vector<UnimplementedParameter> build_unimplemented() {
                              "static",
                              "debug"}));
   add(keys_of("AMR_PARAMS",
-              {"npartmax", "nsinkmax", "mem_weight_grid", "mem_weight_part", "mem_weight_sink", "time_balance_alpha"}));
+              {"npartmax", "nsinkmax", "mem_weight_part", "mem_weight_sink", "time_balance_alpha"}));
   add(keys_of("INIT_PARAMS", {"filetype", "initfile", "aexp_ini", "var_region", "multiple", "condinit_kind"}));
   add(keys_of("HYDRO_PARAMS", {"riemann2d", "pressure_fix", "beta_fix", "difmag", "strict_equilibrium"}));
   add(keys_of("REFINE_PARAMS", {"jeans_refine", "q_refine_holdback", "ivar_refine", "var_cut_refine",

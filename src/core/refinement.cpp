@@ -92,10 +92,22 @@ void interpolate_children(const OctTree<D, Key>& tree, CellIndex cell, Interpola
 
 template <int D, class Key>
 RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion,
-                    int min_level, StencilCaches<D, Key>* shared_caches) {
+                    int min_level, StencilCaches<D, Key>* shared_caches, const FlagSynchroniser* synchronise) {
   using Stencil = OctStencilCache<D, Key>;
   StencilCaches<D, Key> own_caches;
+  // Owned octs only (the criterion and the pull-type support check) ...
   StencilCaches<D, Key>& caches = shared_caches ? *shared_caches : own_caches;
+  // ... and owned then ghost octs (the push-type rules, destruction and creation).
+  StencilCaches<D, Key> ghost_caches(true);
+  StencilCaches<D, Key>& local_caches = synchronise ? ghost_caches : caches;
+  auto sync = [&](int level, std::vector<std::uint8_t>& f) {
+    if (synchronise) (*synchronise)(level, f);
+  };
+  auto local_octs = [&](int level) {
+    std::vector<OctIndex> octs(tree.octs_at_level(level).begin(), tree.octs_at_level(level).end());
+    octs.insert(octs.end(), tree.ghost_octs_at_level(level).begin(), tree.ghost_octs_at_level(level).end());
+    return octs;
+  };
   using Tree = OctTree<D, Key>;
   constexpr int ncell = Tree::cells_per_oct;
   const int levelmax = tree.levelmax();
@@ -114,11 +126,11 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
   min_level = std::max(min_level, 1);
   // Levels below min_level keep their refinement: their flags are their current state.
   for (int l = 1; l < std::min(min_level, levelmax); ++l)
-    for (OctIndex o : tree.octs_at_level(l))
+    for (OctIndex o : local_octs(l))
       for (int c = 0; c < ncell; ++c) flags[Tree::cell_index(o, c)] = tree.is_leaf(Tree::cell_index(o, c)) ? 0 : 1;
 
   for (int l = levelmax - 1; l >= min_level; --l) {
-    const auto& octs = tree.octs_at_level(l);
+    const auto octs = local_octs(l);
     if (l < settings.levelmin) {
       for (OctIndex o : octs)
         for (int c = 0; c < ncell; ++c) flags[Tree::cell_index(o, c)] = 1;
@@ -139,8 +151,9 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
         }
       }
     }
+    sync(l, flags);
     // nexpand smoothing: each pass adds the 3^D - 1 same-level neighbours of flagged cells.
-    const Stencil& stencil = caches.get(tree, l);
+    const Stencil& stencil = local_caches.get(tree, l);
     for (int pass = 0; pass < settings.nexpand_at(l); ++pass) {
       expanded = flags;
       for (std::size_t i = 0; i < stencil.size(); ++i) {
@@ -154,6 +167,7 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
         }
       }
       flags.swap(expanded);
+      sync(l, flags);
     }
     // Grading: refining a cell at level l needs its 3^D - 1 neighbours at level l, so the cells of
     // level l - 1 that contain them must be (or stay) refined. Below min_level the mesh is fixed;
@@ -193,12 +207,13 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
         if (!supported) flags[cell] = 0;
       }
     }
+    sync(l, flags);
   }
 
   RegridCounts counts;
   // Destroy fine to coarse: sons of unflagged cells hold only leaves by then.
   for (int l = levelmax - 1; l >= min_level; --l) {
-    for (OctIndex o : tree.octs_at_level(l)) {
+    for (OctIndex o : local_octs(l)) {
       if (!tree.alive(o) || tree.level(o) != l) continue;
       for (int c = 0; c < ncell; ++c) {
         const CellIndex cell = Tree::cell_index(o, c);
@@ -213,13 +228,12 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
   if (counts.destroyed > 0) tree.rebuild_level_lists();
   // Create coarse to fine; new octs join their level's list and carry no flags.
   for (int l = min_level; l <= levelmax - 1; ++l) {
-    const std::size_t n = tree.octs_at_level(l).size();
-    for (std::size_t i = 0; i < n; ++i) {
-      const OctIndex o = tree.octs_at_level(l)[i];
+    const auto octs = local_octs(l);
+    for (const OctIndex o : octs) {
       for (int c = 0; c < ncell; ++c) {
         const CellIndex cell = Tree::cell_index(o, c);
         if (static_cast<std::size_t>(cell) >= flags.size() || !flags[cell] || !tree.is_leaf(cell)) continue;
-        const OctIndex s = tree.create_son(cell);
+        const OctIndex s = tree.create_son(cell, tree.role(o));
         if (flags.size() < tree.oct_capacity() * ncell) flags.resize(tree.oct_capacity() * ncell, 0);
         std::fill_n(flags.begin() + Tree::cell_index(s, 0), ncell, std::uint8_t{0});
         prolongate(tree, cell, s, settings.interpolation);
@@ -275,7 +289,7 @@ std::string grading_violation(const OctTree<D, Key>& tree) {
 
 #define KOSMO_INSTANTIATE_REFINEMENT(D, Key)                                                                     \
   template RegridCounts regrid<D, Key>(OctTree<D, Key>&, const RefinementSettings&, const RefinementCriterion<D, Key>&, int, \
-                                       StencilCaches<D, Key>*);                                                           \
+                                       StencilCaches<D, Key>*, const FlagSynchroniser*);                                                           \
   template CellIndex face_neighbour_or_coarser<D, Key>(const OctTree<D, Key>&, CellIndex, int, int); \
   template void interpolate_children<D, Key>(const OctTree<D, Key>&, CellIndex, InterpolationType, std::span<const int>, double*); \
   template int build_initial_mesh<D, Key>(OctTree<D, Key>&, const RefinementSettings&,                          \

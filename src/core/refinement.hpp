@@ -31,6 +31,10 @@ struct RefinementSettings {
 template <int D, class Key>
 using RefinementCriterion = std::function<void(const OctTree<D, Key>&, int level, std::vector<std::uint8_t>& flags)>;
 
+// Distributed runs: copies the owners' flags of one level onto the ghost copies (RAMSES
+// make_virtual_fine_int on flag1). Collective: every rank calls it at the same points.
+using FlagSynchroniser = std::function<void(int level, std::vector<std::uint8_t>& flags)>;
+
 struct RegridCounts {
   std::size_t created = 0;
   std::size_t destroyed = 0;
@@ -46,9 +50,15 @@ struct RegridCounts {
 // ensure_ref_rules), then octs are destroyed fine to coarse and created coarse to fine. A pass adds
 // at most one level; the result is graded 2:1 whenever the input was. Neighbourhoods come from
 // `caches` when given (shared with the solvers, rebuilt only when the mesh changed).
+//
+// With `synchronise` (distributed runs) the criterion marks owned cells only; every rule then runs
+// on owned and ghost octs, and the flags of a level are synchronised after each rule that changed
+// them, so an owned cell sees exactly the flags a one-rank run gives it. Octs are created and
+// destroyed on ghosts too (sons of ghost cells take the ghost's role); the caller redistributes
+// afterwards, which replaces every ghost by its owner's copy.
 template <int D, class Key>
 RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion,
-                    int min_level = 1, StencilCaches<D, Key>* caches = nullptr);
+                    int min_level = 1, StencilCaches<D, Key>* caches = nullptr, const FlagSynchroniser* synchronise = nullptr);
 
 // The cell across the face (axis, step = -1 or +1) of `cell`: the same-level cell, or where that
 // does not exist the finest coarser cell containing the position; no_cell outside a non-periodic box.

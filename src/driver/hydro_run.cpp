@@ -28,7 +28,7 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   const auto run_start = Clock::now();
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  HydroSimulation<D> sim(params);
+  HydroSimulation<D> sim(params, comm);
   sim.initialise();
   if (rank == 0) log << " Initial mesh\n" << level_summary(sim.tree()) << memory_summary(sim.tree()) << std::flush;
 
@@ -49,7 +49,7 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   int output_number = 1;
   auto write_output = [&]() {
     const auto start = Clock::now();
-    write_mesh_snapshot(comm, sim.tree(), params, output_number, sim.time(), sim.step(), sim.outputs());
+    write_mesh_snapshot(comm, sim.tree(), params, output_number, sim.time(), sim.step(), sim.outputs(), sim.mesh().distributed());
     schedule.record(sim.time());
     if (rank == 0) log << " Output written: " << io::output_directory_name(output_number) << " at t=" << sim.time() << "\n" << std::flush;
     ++output_number;
@@ -57,7 +57,7 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   };
   if (schedule.due(sim.time(), 0)) write_output();
 
-  const std::vector<double> initial = sim.hydro().totals();
+  const std::vector<double> initial = sim.totals();
   const int energy = D + 1;
   while (sim.time() < tend * (1.0 - 1e-12) && sim.step() < nstepmax) {
     auto start = Clock::now();
@@ -67,14 +67,18 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
     dt = std::min(dt, tend - sim.time());
     sim.advance(dt);
     const parallel::MemoryRange memory = parallel::resident_memory_range(comm);  // collective
+    const std::vector<double> now = sim.totals();                                // collective
+    std::vector<long long> octs(static_cast<std::size_t>(sim.tree().levelmax()) + 1, 0);
+    for (int l = 1; l <= sim.tree().levelmax(); ++l) octs[static_cast<std::size_t>(l)] = static_cast<long long>(sim.tree().octs_at_level(l).size());
+    if (sim.mesh().distributed())
+      MPI_Allreduce(MPI_IN_PLACE, octs.data(), static_cast<int>(octs.size()), MPI_LONG_LONG, MPI_SUM, comm);
     if (rank == 0) {
-      const std::vector<double> now = sim.hydro().totals();
       char line[256];
       std::snprintf(line, sizeof line, " Main step=%7lld t=%12.5e dt=%10.3e mcons=%10.2e econs=%10.2e octs:", sim.step(), sim.time(), dt,
                     relative_change(now[0], initial[0]), relative_change(now[static_cast<std::size_t>(energy)], initial[static_cast<std::size_t>(energy)]));
       log << line;
       for (int l = 1; l <= sim.tree().levelmax(); ++l)
-        if (!sim.tree().octs_at_level(l).empty()) log << ' ' << l << ':' << sim.tree().octs_at_level(l).size();
+        if (octs[static_cast<std::size_t>(l)] > 0) log << ' ' << l << ':' << octs[static_cast<std::size_t>(l)];
       std::snprintf(line, sizeof line, " mem(MB) min=%.1f max=%.1f", memory.min_bytes / 1048576.0, memory.max_bytes / 1048576.0);
       log << line << '\n' << std::flush;
     }

@@ -10,6 +10,7 @@
 #include "hydro/boundary_conditions.hpp"
 #include "hydro/equation_of_state.hpp"
 #include "hydro/refinement_criteria.hpp"
+#include "parallel/cost_function.hpp"
 
 namespace kosmo::driver {
 namespace {
@@ -49,11 +50,25 @@ typename core::OctTree<D, core::MortonKey>::Geometry hydro_geometry(const core::
   return g;
 }
 
+parallel::ExchangeMethod exchange_method(const core::ParameterSet& p, MPI_Comm comm) {
+  int nrank = 1;
+  MPI_Comm_size(comm, &nrank);
+  const std::string method = p.get_string("RUN_PARAMS", "exchange_method");
+  KOSMO_REQUIRE(method != "auto", p.source() << ": &RUN_PARAMS: exchange_method='auto' is not implemented for runs yet "
+                                                  "(the per-component tuner exists but is not wired); choose 'p2p', "
+                                                  "'ksection' or 'alltoall'");
+  KOSMO_REQUIRE(nrank == 1 || p.get_string("RUN_PARAMS", "ordering") == "ksection",
+                p.source() << ": &RUN_PARAMS: ordering='hilbert' is not implemented for runs on several ranks yet; use "
+                              "ordering='ksection'");
+  return parallel::exchange_method_from_name(method);
+}
+
 }  // namespace
 
 template <int D>
-HydroSimulation<D>::HydroSimulation(const core::ParameterSet& params)
+HydroSimulation<D>::HydroSimulation(const core::ParameterSet& params, MPI_Comm comm)
     : params_(params),
+      mesh_(comm, exchange_method(params, comm)),
       tree_(hydro_geometry<D>(params)),
       hydro_(tree_, solver_settings<D>(params)),
       refinement_(refinement_settings(params)),
@@ -64,6 +79,9 @@ HydroSimulation<D>::HydroSimulation(const core::ParameterSet& params)
   m_refine_ = per_level(params.get_real_array("REFINE_PARAMS", "m_refine"), levelmin, -1.0);
   gradients_ = hydro::gradient_criteria(params);
   mass_sph_ = params.get_real("REFINE_PARAMS", "mass_sph");
+  nremap_ = params.get_int("RUN_PARAMS", "nremap");
+  oct_cost_ = parallel::memory_weights(D, hydro_.nvar(), params.get_real("AMR_PARAMS", "mem_weight_grid")).w_grid;
+  if (mesh_.distributed()) mesh_.classify_coarse_grid(tree_);
 }
 
 template <int D>
@@ -71,7 +89,9 @@ void HydroSimulation<D>::set_initial_state(Tree& tree) {
   const auto& s = hydro_.settings().scheme;
   const int nvar = hydro_.nvar();
   for (int l = 1; l <= tree.levelmax(); ++l) {
-    const auto& octs = tree.octs_at_level(l);
+    // Ghosts too: the state is analytic, so a ghost gets exactly its owner's values.
+    std::vector<core::OctIndex> octs(tree.octs_at_level(l).begin(), tree.octs_at_level(l).end());
+    octs.insert(octs.end(), tree.ghost_octs_at_level(l).begin(), tree.ghost_octs_at_level(l).end());
     const double dx = tree.cell_size(l);
 #pragma omp parallel
     {
@@ -133,23 +153,113 @@ void HydroSimulation<D>::flag_cells(const Tree& tree, int level, std::vector<std
 }
 
 template <int D>
+core::RegridCounts HydroSimulation<D>::regrid_and_redistribute(int min_level) {
+  const core::FlagSynchroniser synchronise = [this](int level, std::vector<std::uint8_t>& flags) {
+    mesh_.exchange_flags(tree_, level, flags);
+  };
+  const auto counts = core::regrid<D, Key>(
+      tree_, refinement_, [this](const Tree& t, int level, std::vector<std::uint8_t>& flags) { flag_cells(t, level, flags); },
+      min_level, &hydro_.stencils(), mesh_.distributed() ? &synchronise : nullptr);
+  if (!mesh_.distributed()) return counts;
+  // The mesh changed somewhere iff it changed on some rank; only then are ghosts stale.
+  core::RegridCounts global;
+  global.created = static_cast<std::size_t>(mesh_.sum(static_cast<long long>(counts.created)));
+  global.destroyed = static_cast<std::size_t>(mesh_.sum(static_cast<long long>(counts.destroyed)));
+  if (global.changed()) mesh_.redistribute(tree_);
+  return global;
+}
+
+template <int D>
 void HydroSimulation<D>::regrid(int min_level) {
   if (tree_.levelmax() <= min_level) return;
   const auto start = Clock::now();
-  core::regrid<D, Key>(tree_, refinement_,
-                       [this](const Tree& t, int level, std::vector<std::uint8_t>& flags) { flag_cells(t, level, flags); },
-                       min_level, &hydro_.stencils());
+  regrid_and_redistribute(min_level);
   timers_.add("refine", start);
 }
 
 template <int D>
 void HydroSimulation<D>::initialise() {
   const auto start = Clock::now();
-  core::build_initial_mesh<D, Key>(
-      tree_, refinement_, [this](const Tree& t, int level, std::vector<std::uint8_t>& flags) { flag_cells(t, level, flags); },
-      [this](Tree& t) { set_initial_state(t); });
-  tree_.compact();
+  // RAMSES init_refine: refine, then set the analytic state on every cell, until nothing changes.
+  set_initial_state(tree_);
+  for (int pass = 0; pass < 2 * tree_.levelmax() + 2; ++pass) {
+    const core::RegridCounts counts = regrid_and_redistribute(1);
+    set_initial_state(tree_);
+    if (!counts.changed()) break;
+  }
+  if (mesh_.distributed()) {
+    balance_load();
+  } else {
+    tree_.compact();
+  }
   timers_.add("initial conditions", start);
+}
+
+template <int D>
+void HydroSimulation<D>::balance_load() {
+  if (!mesh_.distributed()) return;
+  mesh_.balance_decomposition(tree_, oct_cost_);
+  mesh_.redistribute(tree_);
+}
+
+template <int D>
+std::vector<double> HydroSimulation<D>::totals() const {
+  auto sums = hydro_.totals();
+  for (double& s : sums) s = mesh_.sum(s);
+  return sums;
+}
+
+template <int D>
+bool HydroSimulation<D>::level_exists_anywhere(int level) const {
+  const auto local = static_cast<long long>(tree_.octs_at_level(level).size());
+  return mesh_.distributed() ? mesh_.sum(local) > 0 : local > 0;
+}
+
+// Reflux contributions for coarse cells of other ranks go to their owners (seeds/000 §3.2.1's
+// reverse exchange); the owner applies all of a cell's contributions in one-rank order.
+template <int D>
+void HydroSimulation<D>::exchange_reflux(int level) {
+  if (mesh_.distributed() && level > 1) {
+    using Mesh = parallel::DistributedMesh<D, Key>;
+    auto& pending = hydro_.pending_reflux();
+    auto& values = hydro_.pending_reflux_values();
+    const int nvar = hydro_.nvar();
+    const int width = 2 * Mesh::key_words + 2 + nvar;  // fine key, sequence, coarse oct key, child, values
+    std::vector<int> destinations;
+    std::vector<double> payloads;
+    std::vector<typename hydro::HydroSolver<D>::RefluxContribution> kept;
+    std::vector<double> kept_values;
+    for (const auto& r : pending) {
+      const core::OctIndex coarse_oct = Tree::oct_of(r.coarse);
+      const double* v = values.data() + r.offset;
+      if (tree_.role(coarse_oct) == core::OctRole::owned) {
+        kept.push_back({r.fine_key, r.sequence, r.coarse, kept_values.size()});
+        kept_values.insert(kept_values.end(), v, v + nvar);
+        continue;
+      }
+      destinations.push_back(mesh_.owner(tree_, coarse_oct));
+      Mesh::pack_key(r.fine_key, payloads);
+      payloads.push_back(static_cast<double>(r.sequence));
+      Mesh::pack_key(tree_.key(coarse_oct), payloads);
+      payloads.push_back(static_cast<double>(Tree::child_of(r.coarse)));
+      payloads.insert(payloads.end(), v, v + nvar);
+    }
+    const std::vector<double> received = mesh_.send_to_owners(level - 1, destinations, payloads, width);
+    for (std::size_t at = 0; at < received.size(); at += static_cast<std::size_t>(width)) {
+      const double* in = received.data() + at;
+      const Key fine_key = Mesh::unpack_key(in);
+      const auto sequence = static_cast<std::uint32_t>(in[Mesh::key_words]);
+      const core::OctIndex coarse_oct = tree_.find_oct(level - 1, Mesh::unpack_key(in + Mesh::key_words + 1));
+      KOSMO_REQUIRE(coarse_oct != core::no_oct && tree_.role(coarse_oct) == core::OctRole::owned,
+                    "hydro: a reflux contribution arrived for a cell this rank does not own");
+      const auto child = static_cast<int>(in[2 * Mesh::key_words + 1]);
+      kept.push_back({fine_key, sequence, Tree::cell_index(coarse_oct, child), kept_values.size()});
+      kept_values.insert(kept_values.end(), in + 2 * Mesh::key_words + 2, in + width);
+    }
+    pending.swap(kept);
+    values.swap(kept_values);
+  }
+  hydro_.apply_reflux();
 }
 
 template <int D>
@@ -162,16 +272,22 @@ double HydroSimulation<D>::courant_time_step() const {
     if (l < levelmin || tree_.octs_at_level(l).empty()) continue;
     dt = std::min(dt, factor * hydro_.courant_time_step(l));
   }
-  return dt;
+  return mesh_.distributed() ? mesh_.min(dt) : dt;
 }
 
 template <int D>
 void HydroSimulation<D>::advance(double dt) {
   // RAMSES compacts the pool (defragmentation) between coarse steps; here every 10 steps.
-  if (step_ > 0 && step_ % 10 == 0) {
+  // On several ranks every redistribution compacts (and exchange lists hold oct indices).
+  if (step_ > 0 && step_ % 10 == 0 && !mesh_.distributed()) {
     const auto start = Clock::now();
     tree_.compact();
     timers_.add("refine", start);
+  }
+  if (mesh_.distributed() && nremap_ > 0 && step_ > 0 && step_ % nremap_ == 0) {
+    const auto start = Clock::now();
+    balance_load();
+    timers_.add("load balance", start);
   }
   amr_step(refinement_.levelmin, dt, 1);
   time_ += dt;
@@ -191,14 +307,15 @@ void HydroSimulation<D>::amr_step(int level, double dt, int icount) {
   auto start = Clock::now();
   hydro_.set_unew(level);
   timers_.add("hydro - copy and restrict", start);
-  if (level < tree_.levelmax() && !tree_.octs_at_level(level + 1).empty()) {
+  if (level < tree_.levelmax() && level_exists_anywhere(level + 1)) {
     const double nominal = dt / nsubcycle_[static_cast<std::size_t>(level - 1)];
     double remaining = dt;
     for (int substep = 1; remaining > 0.0; ++substep) {
       KOSMO_REQUIRE(substep <= 10000, "hydro: level " << level + 1 << " needed more than 10000 substeps within one step of level "
                                                        << level << " (time step collapsed; check the initial state)");
       start = Clock::now();
-      double fine_dt = std::min({nominal, hydro_.courant_time_step(level + 1), remaining});
+      const double fine_courant = hydro_.courant_time_step(level + 1);
+      double fine_dt = std::min({nominal, mesh_.distributed() ? mesh_.min(fine_courant) : fine_courant, remaining});
       timers_.add("courant time step", start);
       if (remaining - fine_dt <= 1e-12 * dt) fine_dt = remaining;
       amr_step(level + 1, fine_dt, substep);
@@ -208,6 +325,7 @@ void HydroSimulation<D>::amr_step(int level, double dt, int icount) {
   start = Clock::now();
   const auto before = hydro_.timing();
   hydro_.godunov(level, dt);
+  exchange_reflux(level);
   const auto after = hydro_.timing();
   timers_.add_seconds("hydro - stencil lookup", after.stencil - before.stencil);
   timers_.add_seconds("hydro - gather, fluxes, update", after.fluxes - before.fluxes);
@@ -217,6 +335,9 @@ void HydroSimulation<D>::amr_step(int level, double dt, int icount) {
   hydro_.set_uold(level);
   hydro_.restrict_onto(level);
   timers_.add("hydro - copy and restrict", start);
+  start = Clock::now();
+  mesh_.exchange_fields(tree_, level, hydro_.uold_fields());
+  timers_.add("ghost exchange", start);
 }
 
 template <int D>

@@ -3,6 +3,8 @@
 // &AMR_PARAMS, &INIT_PARAMS and &REFINE_PARAMS, and RAMSES' recursive level step (amr_step) with
 // nsubcycle, refinement below the level being advanced, Godunov updates, refluxing and
 // restriction. Used by `kosmo run` and directly by the physics tests.
+#include <mpi.h>
+
 #include <functional>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "hydro/hydro_solver.hpp"
 #include "hydro/initial_regions.hpp"
 #include "hydro/refinement_criteria.hpp"
+#include "parallel/distributed_mesh.hpp"
 
 namespace kosmo::driver {
 
@@ -24,7 +27,9 @@ class HydroSimulation {
   using Key = core::MortonKey;
   using Tree = core::OctTree<D, Key>;
 
-  explicit HydroSimulation(const core::ParameterSet& params);
+  // On a communicator of several ranks the mesh is distributed (parallel/distributed_mesh.hpp):
+  // each rank advances the octs it owns, and the results equal the one-rank run's bit for bit.
+  explicit HydroSimulation(const core::ParameterSet& params, MPI_Comm comm = MPI_COMM_SELF);
 
   // A named built-in initial condition instead of &INIT_PARAMS regions (tests): fills the
   // primitive state q = [rho, v_0..v_{D-1}, p, scalars] of the cell centred at x, of size dx.
@@ -35,7 +40,12 @@ class HydroSimulation {
   // every cell after each refinement pass (RAMSES init_refine + init_flow_fine).
   void initialise();
   // Largest coarse time step the Courant condition allows on every level, given nsubcycle.
+  // Collective.
   double courant_time_step() const;
+  // Volume integrals of the conservative variables over all ranks' leaf cells. Collective.
+  std::vector<double> totals() const;
+  // Re-places the k-section walls from the memory-weighted cost and migrates the octs. Collective.
+  void balance_load();
   // One coarse step of length dt.
   void advance(double dt);
 
@@ -47,6 +57,7 @@ class HydroSimulation {
   const hydro::HydroSolver<D>& hydro() const { return hydro_; }
   std::vector<DerivedOutput> outputs() const;
   Timers& timers() { return timers_; }
+  const parallel::DistributedMesh<D, Key>& mesh() const { return mesh_; }
   long long cell_updates() const { return cell_updates_; }
 
  private:
@@ -54,8 +65,13 @@ class HydroSimulation {
   void regrid(int min_level);
   void set_initial_state(Tree& tree);
   void flag_cells(const Tree& tree, int level, std::vector<std::uint8_t>& flags);
+  // Regrid of levels >= min_level; on several ranks followed by the redistribution of the octs.
+  core::RegridCounts regrid_and_redistribute(int min_level);
+  void exchange_reflux(int level);
+  bool level_exists_anywhere(int level) const;
 
   core::ParameterSet params_;
+  parallel::DistributedMesh<D, Key> mesh_;
   Tree tree_;
   hydro::HydroSolver<D> hydro_;
   core::RefinementSettings refinement_;
@@ -66,6 +82,8 @@ class HydroSimulation {
   std::vector<double> m_refine_;
   hydro::GradientCriteria gradients_;
   double mass_sph_ = 0.0;
+  long long nremap_ = 0;
+  double oct_cost_ = 0.0;  // seeds/000 eq. 5
   double time_ = 0.0;
   long long step_ = 0;
   long long cell_updates_ = 0;

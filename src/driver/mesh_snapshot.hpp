@@ -20,8 +20,8 @@ struct DerivedOutput {
 };
 
 // This rank's share of every level: octs [n r / N, n (r + 1) / N) of the level's Morton-ordered
-// list. Every rank holds the whole mesh until the domain decomposition lands; the writer does not
-// care how the octs were shared out.
+// list of owned octs (r = 0, N = 1 for a distributed tree: all of them). The writer does not care
+// how the octs were shared out.
 template <int D, class Key>
 std::vector<io::SnapshotLevel> snapshot_levels(const core::OctTree<D, Key>& tree, int rank, int nrank,
                                                const std::vector<DerivedOutput>& derived = {}) {
@@ -85,10 +85,12 @@ inline std::vector<io::ParameterRecord> snapshot_parameters(const core::Paramete
   return records;
 }
 
-// Writes snapshot `output_number` of the mesh and its fields, collectively on `comm`.
+// Writes snapshot `output_number` of the mesh and its fields, collectively on `comm`. A
+// `distributed` tree is written as every rank's owned octs; otherwise every rank holds the whole
+// mesh and writes its share.
 template <int D, class Key>
 void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const core::ParameterSet& params, int output_number,
-                         double time, long long step, const std::vector<DerivedOutput>& derived = {}) {
+                         double time, long long step, const std::vector<DerivedOutput>& derived = {}, bool distributed = false) {
   int rank = 0, nrank = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &nrank);
@@ -108,10 +110,10 @@ void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const
   meta.unit_l = params.get_real("UNITS_PARAMS", "units_length");
   meta.unit_d = params.get_real("UNITS_PARAMS", "units_density");
   meta.unit_t = params.get_real("UNITS_PARAMS", "units_time");
-  meta.ordering = "morton";
+  meta.ordering = distributed ? "ksection" : "morton";
   meta.fields = snapshot_fields(tree, derived);
   meta.parameters = snapshot_parameters(params);
-  io::write_snapshot(comm, ".", meta, snapshot_levels(tree, rank, nrank, derived));
+  io::write_snapshot(comm, ".", meta, distributed ? snapshot_levels(tree, 0, 1, derived) : snapshot_levels(tree, rank, nrank, derived));
 }
 
 }  // namespace kosmo::driver

@@ -141,10 +141,9 @@ void HydroSolver<D>::godunov(int level, double dt) {
   bool any_wall = false;
   for (int d = 0; d < D; ++d) any_wall = any_wall || !boundaries.periodic(d);
 
-  // Reflux contributions, per thread in oct order; applied after the loop in thread order, which
-  // is oct order for a static schedule: the result does not depend on the thread count.
+  // Reflux contributions, per thread in oct order.
   const int nthreads = omp_get_max_threads();
-  std::vector<std::vector<RefluxRecord>> records(static_cast<std::size_t>(nthreads));
+  std::vector<std::vector<RefluxContribution>> records(static_cast<std::size_t>(nthreads));
   std::vector<std::vector<double>> record_fluxes(static_cast<std::size_t>(nthreads));
 
   // Only the neighbour octs whose cells the kernel reads are gathered (corner octs are not read
@@ -279,6 +278,7 @@ void HydroSolver<D>::godunov(int level, double dt) {
       }
 
       // Faces next to a coarser leaf: record the flux for that cell.
+      std::uint32_t sequence = 0;
       if (level > 1) {
         for (int d = 0; d < D; ++d) {
           int step = 1;
@@ -293,9 +293,9 @@ void HydroSolver<D>::godunov(int level, double dt) {
             // the fine face is 2^-(D-1) of the coarse face and dx_f/dx_c = 1/2: weight 2^-D.
             const double weight = (side == 0 ? -1.0 : 1.0) / static_cast<double>(cells_per_oct);
             for (int t = 0; t < Block::transverse; ++t) {
-              my_records.push_back({coarse, weight, my_fluxes.size()});
+              my_records.push_back({tree_.key(o), sequence++, coarse, my_fluxes.size()});
               const double* face = flux.data() + ((d * 3 + f) * Block::transverse + t) * nvar;
-              my_fluxes.insert(my_fluxes.end(), face, face + nvar);
+              for (int v = 0; v < nvar; ++v) my_fluxes.push_back(weight * face[v]);
             }
           }
         }
@@ -305,10 +305,28 @@ void HydroSolver<D>::godunov(int level, double dt) {
   timing_.fluxes += seconds_since(start);
   start = Clock::now();
   for (int thread = 0; thread < nthreads; ++thread) {
+    const std::size_t base = reflux_values_.size();
+    for (RefluxContribution r : records[static_cast<std::size_t>(thread)]) {
+      r.offset += base;
+      reflux_.push_back(r);
+    }
     const auto& fluxes = record_fluxes[static_cast<std::size_t>(thread)];
-    for (const RefluxRecord& r : records[static_cast<std::size_t>(thread)])
-      for (int v = 0; v < nvar; ++v) unew[static_cast<std::size_t>(v)][r.coarse] += r.weight * fluxes[r.flux_offset + static_cast<std::size_t>(v)];
+    reflux_values_.insert(reflux_values_.end(), fluxes.begin(), fluxes.end());
   }
+  timing_.reflux += seconds_since(start);
+}
+
+template <int D>
+void HydroSolver<D>::apply_reflux() {
+  const auto start = Clock::now();
+  std::sort(reflux_.begin(), reflux_.end(), [](const RefluxContribution& a, const RefluxContribution& b) {
+    return a.fine_key < b.fine_key || (a.fine_key == b.fine_key && a.sequence < b.sequence);
+  });
+  for (const RefluxContribution& r : reflux_)
+    for (int v = 0; v < nvar_; ++v)
+      tree_.field(unew_[static_cast<std::size_t>(v)])[r.coarse] += reflux_values_[r.offset + static_cast<std::size_t>(v)];
+  reflux_.clear();
+  reflux_values_.clear();
   timing_.reflux += seconds_since(start);
 }
 

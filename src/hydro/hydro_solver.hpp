@@ -40,9 +40,24 @@ class HydroSolver {
   void set_unew(int level);        // unew = uold on every cell of the level
   void set_uold(int level);        // uold = unew
   void restrict_onto(int level);   // refined cells of `level` take the mean of their sons (uold)
-  // Advances the level by dt from uold into unew; fluxes through faces next to a coarser leaf are
-  // also added (scaled by 2^-D) to that coarse cell's unew, so coarse-fine faces conserve.
+  // Advances the level by dt from uold into unew. Fluxes through faces next to a coarser leaf are
+  // kept as reflux contributions (scaled by 2^-D) for that coarse cell: apply_reflux() adds them
+  // to its unew, so coarse-fine faces conserve. In between, the driver sends the contributions
+  // for coarse cells of other ranks to their owners and appends the ones it receives.
   void godunov(int level, double dt);
+
+  // One reflux contribution: `nvar` values at values[offset..]. Contributions are applied in the
+  // order (fine_key, sequence), the order of a one-rank sweep, so the sums are the same bits on
+  // any number of ranks (ARCHITECTURE: results independent of the rank count).
+  struct RefluxContribution {
+    Key fine_key;
+    std::uint32_t sequence;
+    core::CellIndex coarse;
+    std::size_t offset;
+  };
+  std::vector<RefluxContribution>& pending_reflux() { return reflux_; }
+  std::vector<double>& pending_reflux_values() { return reflux_values_; }
+  void apply_reflux();
   // Courant-limited time step of the level's cells (RAMSES newdt_fine / cmpdt).
   double courant_time_step(int level) const;
 
@@ -65,11 +80,8 @@ class HydroSolver {
   core::StencilCaches<D, Key>& stencils() { return stencils_; }
 
  private:
-  struct RefluxRecord {
-    core::CellIndex coarse;
-    double weight;
-    std::size_t flux_offset;
-  };
+  std::vector<RefluxContribution> reflux_;
+  std::vector<double> reflux_values_;
 
   void copy_level(int level, const std::vector<int>& from, const std::vector<int>& to);
 

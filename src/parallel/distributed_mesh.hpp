@@ -1,0 +1,121 @@
+#pragma once
+// The octree spread over MPI ranks (ARCHITECTURE §2, seeds/000 §2-3). Every oct has one owner: the
+// rank whose k-section domain holds the oct's centre. A rank's tree holds the octs it owns, ghost
+// copies of the other ranks' octs near them, and the ancestors of both; level 1 (the coarse grid)
+// exists everywhere, its far octs idle.
+//
+// Ghost zone: an oct is copied to every rank whose domain overlaps the oct's box grown by
+// 1.5 oct widths on every side. That covers everything a computation on an owned oct reads: its
+// 3^D same-level neighbours, the 3^D neighbourhood of its father oct (coarse values interpolated
+// at coarse-fine faces, RAMSES interpol_hydro), the sons of its cells (restriction), and the finer
+// cells whose grading requests land on its cells (refinement). An ancestor's grown box contains
+// its descendants', so every ghost arrives with its ancestors. Partners come from walks down the
+// k-section tree (ranks_overlapping): no all-to-all of counts.
+//
+// Exchanges (seeds/000 §3.2.1): forward, owner -> ghosts, of any set of cell fields of a level
+// (fine_dp / bulk_dp) and of integer flags (fine_int); reverse, ghost -> owner, of records keyed by
+// cell (reflux contributions, bulk_rev_dp). The transport is one of the sparse_exchange backends.
+#include <mpi.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/oct_tree.hpp"
+#include "parallel/ksection_tree.hpp"
+#include "parallel/sparse_exchange.hpp"
+
+namespace kosmo::parallel {
+
+// Messages put on the wire by each kind of exchange, for the instrumentation tests and the log.
+struct DistributedMeshStats {
+  ExchangeStats redistribute, forward, flags, reverse;
+  long long forward_calls = 0, flag_calls = 0, reverse_calls = 0, redistributions = 0;
+};
+
+template <int D, class Key>
+class DistributedMesh {
+ public:
+  using Tree = core::OctTree<D, Key>;
+
+  DistributedMesh(MPI_Comm comm, ExchangeMethod method);
+
+  MPI_Comm comm() const { return comm_; }
+  int rank() const { return rank_; }
+  int nrank() const { return nrank_; }
+  bool distributed() const { return nrank_ > 1; }
+  ExchangeMethod method() const { return method_; }
+  const KSectionTree& decomposition() const { return decomposition_; }
+  const DistributedMeshStats& stats() const { return stats_; }
+
+  // The k-section domain of the tree's box in the decomposition's 3-D coordinates (axes beyond D
+  // are a sliver that is never split).
+  static Box domain_box(const Tree& tree);
+  // A geometric k-section of the tree's box (equal volumes): the decomposition before any cost is
+  // known, and the one a restart on a new rank count starts from (seeds/000 §7.1).
+  void set_uniform_decomposition(const Tree& tree);
+  // Walls from the memory-weighted cost of every rank's owned leaf cells (seeds/000 §2.2-2.3):
+  // `cost_per_oct` is eq. 5's w_grid, spread evenly over the oct's cells. Collective. Call
+  // redistribute() next to move the octs.
+  void balance_decomposition(const Tree& tree, double cost_per_oct);
+
+  // Rank owning oct o under the current decomposition.
+  int owner(const Tree& tree, core::OctIndex o) const;
+
+  // Roles of a fresh tree that holds only level 1, identical on every rank: each rank marks what
+  // it owns, what it keeps as ghost and what is idle, and builds its exchange lists. No messages.
+  void classify_coarse_grid(Tree& tree);
+
+  // After any change of the mesh or of the decomposition: every rank sends each oct it owned
+  // (all fields) to the oct's owner under the current decomposition and to every rank whose ghost
+  // zone holds it; every rank then rebuilds its tree from what it received (its own octs
+  // included), so ghosts are fresh and octs have migrated. Collective.
+  void redistribute(Tree& tree);
+
+  // Forward exchange of cell fields of one level, owners -> ghosts. Collective.
+  void exchange_fields(Tree& tree, int level, std::span<const int> fields);
+  // Forward exchange of one byte per cell (refinement flags, indexed by cell), owners -> ghosts.
+  void exchange_flags(const Tree& tree, int level, std::vector<std::uint8_t>& flags);
+
+  // Reverse exchange of keyed records to the owners of the cells they target. Each outgoing record
+  // names its destination rank; the payload is `width` doubles. Returns what this rank received,
+  // concatenated in source-rank order. Collective.
+  // The sources are the ranks that keep this rank's octs of `target_level` as ghosts, the only ones
+  // that can target its cells there.
+  std::vector<double> send_to_owners(int target_level, const std::vector<int>& destinations, const std::vector<double>& payloads,
+                                     int width);
+
+  // Sum, min, max over ranks (the only global reductions a step needs).
+  double sum(double local) const;
+  double min(double local) const;
+  double max(double local) const;
+  long long sum(long long local) const;
+
+  // Packs a key into doubles (bit copies) for the wire, and back.
+  static constexpr int key_words = static_cast<int>((sizeof(Key) + sizeof(double) - 1) / sizeof(double));
+  static void pack_key(Key key, std::vector<double>& out);
+  static Key unpack_key(const double* in);
+
+ private:
+  Box grown_box(const Tree& tree, core::OctIndex o) const;
+  void build_exchange_lists(const Tree& tree);
+  std::vector<int> partners_of(const Tree& tree, core::OctIndex o) const;  // other ranks holding o as ghost
+
+  MPI_Comm comm_;
+  int rank_ = 0, nrank_ = 1;
+  ExchangeMethod method_;
+  KSectionTree decomposition_;
+  bool has_decomposition_ = false;
+  // Per level: to each partner, the owned octs it keeps as ghosts; from each partner, the ghost
+  // octs it owns. Both in Morton order, so the two sides of a message agree without indices.
+  struct Partner {
+    int rank;
+    std::vector<core::OctIndex> octs;
+  };
+  std::vector<std::vector<Partner>> send_lists_, receive_lists_;
+  std::vector<std::vector<int>> sources_;  // per level: ranks this rank receives ghosts from
+  DistributedMeshStats stats_;
+};
+
+}  // namespace kosmo::parallel
