@@ -27,23 +27,30 @@ void run_case(MPI_Comm comm, std::ostream& out, const std::string& name, int lev
   int nrank = 1;
   MPI_Comm_size(comm, &nrank);
   const auto params = core::ParameterSet::from_text(sedov_namelist(levelmin, levelmax), name + ".nml");
-  HydroSimulation<3> sim(params);
+  HydroSimulation<3> sim(params, comm);
   sim.initialise();
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
   // Time only the steps: initial conditions are not part of a cell update.
   sim.timers() = Timers();
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < coarse_steps; ++i) sim.advance(sim.courant_time_step());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::size_t cells = 0;
-  for (int l = 1; l <= sim.tree().levelmax(); ++l) cells += sim.tree().octs_at_level(l).size() * 8;
+  long long cells = 0, updates = sim.cell_updates();
+  for (int l = 1; l <= sim.tree().levelmax(); ++l) cells += static_cast<long long>(sim.tree().octs_at_level(l).size()) * 8;
+  double slowest = seconds;
+  MPI_Allreduce(MPI_IN_PLACE, &cells, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &updates, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+  if (rank != 0) return;
   const int threads = omp_get_max_threads();
   const double cores = static_cast<double>(threads * nrank);
   char line[512];
   std::snprintf(line, sizeof line,
-                "{\"case\": \"%s\", \"ranks\": %d, \"threads\": %d, \"cells\": %zu, \"coarse_steps\": %d, \"cell_updates\": %lld, "
-                "\"seconds\": %.4f, \"cell_updates_per_second_per_core\": %.4e, \"split\": {",
-                name.c_str(), nrank, threads, cells, coarse_steps, sim.cell_updates(), seconds,
-                static_cast<double>(sim.cell_updates()) / seconds / cores);
+                "{\"case\": \"%s\", \"ranks\": %d, \"threads\": %d, \"cells\": %lld, \"coarse_steps\": %d, \"cell_updates\": %lld, "
+                "\"seconds\": %.4f, \"cell_updates_per_second_per_core\": %.4e, \"split_rank0\": {",
+                name.c_str(), nrank, threads, cells, coarse_steps, updates, slowest,
+                static_cast<double>(updates) / slowest / cores);
   out << line;
   bool first = true;
   double accounted = 0.0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "driver/bench_gravity.hpp"
 #include "driver/bench_hydro.hpp"
 #include "driver/command_line.hpp"
 #include "driver/decompose_command.hpp"
@@ -51,12 +52,17 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (line.command == "bench") {
-      KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro)");
-      // Until the domain decomposition lands every rank holds the whole mesh, so a per-core
-      // figure over several ranks would be meaningless.
-      KOSMO_REQUIRE(nrank == 1, "kosmo bench hydro runs on one MPI rank for now (use OMP_NUM_THREADS for threads): "
-                                "without a domain decomposition every rank would repeat the whole computation");
-      kosmo::driver::bench_hydro(MPI_COMM_WORLD, std::cout, line.steps > 0 ? line.steps : 10);
+      KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro | gravity)");
+      // The Poisson solvers have no MPI yet, so a per-core figure over several ranks would be
+      // meaningless; the hydro runs on the distributed mesh.
+      KOSMO_REQUIRE(nrank == 1 || line.bench == "hydro",
+                    "kosmo bench gravity runs on one MPI rank for now (use OMP_NUM_THREADS for threads): the "
+                    "Poisson solvers are not distributed yet, so every rank would repeat the whole computation");
+      if (line.bench == "gravity") {
+        kosmo::driver::bench_gravity(MPI_COMM_WORLD, std::cout);
+      } else {
+        kosmo::driver::bench_hydro(MPI_COMM_WORLD, std::cout, line.steps > 0 ? line.steps : 10);
+      }
       MPI_Finalize();
       return 0;
     }

@@ -46,20 +46,21 @@ void DistributedMesh<D, Key>::set_uniform_decomposition(const Tree& tree) {
 
 template <int D, class Key>
 void DistributedMesh<D, Key>::balance_decomposition(const Tree& tree, double cost_per_oct) {
+  // Each oct's whole cost sits at its centre, the point that decides its owner, so the histogram
+  // the walls are placed on counts exactly what each side of a wall will hold.
   std::vector<std::array<double, 3>> centres;
   std::vector<double> costs;
-  const double cell_cost = cost_per_oct / Tree::cells_per_oct;
   int finest = 1;
   for (int l = 1; l <= tree.levelmax(); ++l) {
     if (!tree.octs_at_level(l).empty()) finest = l;
-    for (core::OctIndex o : tree.octs_at_level(l))
-      for (int c = 0; c < Tree::cells_per_oct; ++c) {
-        const auto x = tree.cell_centre(Tree::cell_index(o, c));
-        std::array<double, 3> p{0.0, 0.0, 0.0};
-        for (int d = 0; d < D; ++d) p[d] = x[d];
-        centres.push_back(p);
-        costs.push_back(cell_cost);
-      }
+    const double width = 2.0 * tree.cell_size(l);
+    for (core::OctIndex o : tree.octs_at_level(l)) {
+      const auto c = tree.coordinates(o);
+      std::array<double, 3> p{0.0, 0.0, 0.0};
+      for (int d = 0; d < D; ++d) p[d] = (static_cast<double>(c[d]) + 0.5) * width;
+      centres.push_back(p);
+      costs.push_back(cost_per_oct);
+    }
   }
   int finest_global = finest;
   MPI_Allreduce(&finest, &finest_global, 1, MPI_INT, MPI_MAX, comm_);

@@ -55,9 +55,8 @@ class DistributedMesh {
   // A geometric k-section of the tree's box (equal volumes): the decomposition before any cost is
   // known, and the one a restart on a new rank count starts from (seeds/000 §7.1).
   void set_uniform_decomposition(const Tree& tree);
-  // Walls from the memory-weighted cost of every rank's owned leaf cells (seeds/000 §2.2-2.3):
-  // `cost_per_oct` is eq. 5's w_grid, spread evenly over the oct's cells. Collective. Call
-  // redistribute() next to move the octs.
+  // Walls from the memory-weighted cost of every rank's owned octs (seeds/000 §2.2-2.3):
+  // `cost_per_oct` is eq. 5's w_grid. Collective. Call redistribute() next to move the octs.
   void balance_decomposition(const Tree& tree, double cost_per_oct);
 
   // Rank owning oct o under the current decomposition.
