@@ -68,6 +68,7 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
     sim.advance(dt);
     const parallel::MemoryRange memory = parallel::resident_memory_range(comm);  // collective
     const std::vector<double> now = sim.totals();                                // collective
+    const std::vector<std::string> tuning = sim.mesh().drain_tuning_log();        // identical on every rank
     std::vector<long long> octs(static_cast<std::size_t>(sim.tree().levelmax()) + 1, 0);
     for (int l = 1; l <= sim.tree().levelmax(); ++l) octs[static_cast<std::size_t>(l)] = static_cast<long long>(sim.tree().octs_at_level(l).size());
     if (sim.mesh().distributed())
@@ -80,7 +81,9 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
       for (int l = 1; l <= sim.tree().levelmax(); ++l)
         if (octs[static_cast<std::size_t>(l)] > 0) log << ' ' << l << ':' << octs[static_cast<std::size_t>(l)];
       std::snprintf(line, sizeof line, " mem(MB) min=%.1f max=%.1f", memory.min_bytes / 1048576.0, memory.max_bytes / 1048576.0);
-      log << line << '\n' << std::flush;
+      log << line << '\n';
+      for (const std::string& entry : tuning) log << "   " << entry << '\n';
+      log << std::flush;
     }
     if (schedule.due(sim.time(), sim.step())) write_output();
   }

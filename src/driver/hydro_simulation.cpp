@@ -50,17 +50,13 @@ typename core::OctTree<D, core::MortonKey>::Geometry hydro_geometry(const core::
   return g;
 }
 
-parallel::ExchangeMethod exchange_method(const core::ParameterSet& p, MPI_Comm comm) {
+std::string exchange_method(const core::ParameterSet& p, MPI_Comm comm) {
   int nrank = 1;
   MPI_Comm_size(comm, &nrank);
-  const std::string method = p.get_string("RUN_PARAMS", "exchange_method");
-  KOSMO_REQUIRE(method != "auto", p.source() << ": &RUN_PARAMS: exchange_method='auto' is not implemented for runs yet "
-                                                  "(the per-component tuner exists but is not wired); choose 'p2p', "
-                                                  "'ksection' or 'alltoall'");
   KOSMO_REQUIRE(nrank == 1 || p.get_string("RUN_PARAMS", "ordering") == "ksection",
                 p.source() << ": &RUN_PARAMS: ordering='hilbert' is not implemented for runs on several ranks yet; use "
                               "ordering='ksection'");
-  return parallel::exchange_method_from_name(method);
+  return p.get_string("RUN_PARAMS", "exchange_method");
 }
 
 }  // namespace

@@ -58,6 +58,7 @@ class HydroSimulation {
   std::vector<DerivedOutput> outputs() const;
   Timers& timers() { return timers_; }
   const parallel::DistributedMesh<D, Key>& mesh() const { return mesh_; }
+  parallel::DistributedMesh<D, Key>& mesh() { return mesh_; }
   long long cell_updates() const { return cell_updates_; }
 
  private:

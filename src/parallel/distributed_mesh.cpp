@@ -21,9 +21,24 @@ constexpr double unused_axis_extent = 1e-9;
 }  // namespace
 
 template <int D, class Key>
-DistributedMesh<D, Key>::DistributedMesh(MPI_Comm comm, ExchangeMethod method) : comm_(comm), method_(method) {
+DistributedMesh<D, Key>::DistributedMesh(MPI_Comm comm, std::string_view exchange_method)
+    : comm_(comm), tuner_(autotune_settings_for_exchange_method(exchange_method)) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &nrank_);
+}
+
+template <int D, class Key>
+std::vector<Message> DistributedMesh<D, Key>::exchange(ExchangeComponent component, const std::vector<Message>& outgoing,
+                                                       const std::vector<int>& sources, ExchangeStats& stats) {
+  const ExchangeMethod method = tuner_.choose(component);
+  if (tuner_.is_fixed()) return sparse_exchange(comm_, method, outgoing, sources, &decomposition_, &stats);
+  const double start = MPI_Wtime();
+  auto incoming = sparse_exchange(comm_, method, outgoing, sources, &decomposition_, &stats);
+  // Every rank must feed the tuner the same time, or ranks could pick different backends.
+  double elapsed = MPI_Wtime() - start, slowest = 0.0;
+  MPI_Allreduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  tuner_.record(component, method, slowest);
+  return incoming;
 }
 
 template <int D, class Key>
@@ -242,7 +257,9 @@ void DistributedMesh<D, Key>::exchange_fields(Tree& tree, int level, std::span<c
       }
     outgoing.push_back(std::move(m));
   }
-  const auto incoming = sparse_exchange(comm_, method_, outgoing, sources_[l], &decomposition_, &stats_.forward);
+  // One field is seeds/000's fine_dp; several at once (the hydro state) is bulk_dp.
+  const auto incoming = exchange(fields.size() == 1 ? ExchangeComponent::fine_dp : ExchangeComponent::bulk_dp, outgoing, sources_[l],
+                                 stats_.forward);
   ++stats_.forward_calls;
   for (const Message& m : incoming) {
     const auto it = std::find_if(receive_lists_[l].begin(), receive_lists_[l].end(), [&](const Partner& p) { return p.rank == m.rank; });
@@ -271,7 +288,7 @@ void DistributedMesh<D, Key>::exchange_flags(const Tree& tree, int level, std::v
       for (int c = 0; c < ncell; ++c) m.data.push_back(flags[static_cast<std::size_t>(Tree::cell_index(o, c))]);
     outgoing.push_back(std::move(m));
   }
-  const auto incoming = sparse_exchange(comm_, method_, outgoing, sources_[l], &decomposition_, &stats_.flags);
+  const auto incoming = exchange(ExchangeComponent::fine_int, outgoing, sources_[l], stats_.flags);
   ++stats_.flag_calls;
   for (const Message& m : incoming) {
     const auto it = std::find_if(receive_lists_[l].begin(), receive_lists_[l].end(), [&](const Partner& p) { return p.rank == m.rank; });
@@ -302,7 +319,7 @@ std::vector<double> DistributedMesh<D, Key>::send_to_owners(int target_level, co
   for (auto& [rank, data] : by_rank) outgoing.push_back({rank, std::move(data)});
   std::vector<int> sources;
   for (const Partner& p : send_lists_[static_cast<std::size_t>(target_level)]) sources.push_back(p.rank);
-  const auto incoming = sparse_exchange(comm_, method_, outgoing, sources, &decomposition_, &stats_.reverse);
+  const auto incoming = exchange(ExchangeComponent::bulk_rev_dp, outgoing, sources, stats_.reverse);
   ++stats_.reverse_calls;
   std::vector<double> received;
   for (const Message& m : incoming) received.insert(received.end(), m.data.begin(), m.data.end());

@@ -20,9 +20,11 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/oct_tree.hpp"
+#include "parallel/exchange_autotune.hpp"
 #include "parallel/ksection_tree.hpp"
 #include "parallel/sparse_exchange.hpp"
 
@@ -39,13 +41,17 @@ class DistributedMesh {
  public:
   using Tree = core::OctTree<D, Key>;
 
-  DistributedMesh(MPI_Comm comm, ExchangeMethod method);
+  // `exchange_method`: 'p2p', 'ksection' or 'alltoall' (forced), or 'auto': each exchange
+  // component tunes its backend (seeds/000 §3.2.2, parallel/exchange_autotune.hpp).
+  DistributedMesh(MPI_Comm comm, std::string_view exchange_method);
 
   MPI_Comm comm() const { return comm_; }
   int rank() const { return rank_; }
   int nrank() const { return nrank_; }
   bool distributed() const { return nrank_ > 1; }
-  ExchangeMethod method() const { return method_; }
+  const ExchangeAutoTuner& tuner() const { return tuner_; }
+  // The tuner's decisions since the last call (trial results and switches), for the run log.
+  std::vector<std::string> drain_tuning_log() { return tuner_.drain_log(); }
   const KSectionTree& decomposition() const { return decomposition_; }
   const DistributedMeshStats& stats() const { return stats_; }
 
@@ -100,10 +106,13 @@ class DistributedMesh {
   Box grown_box(const Tree& tree, core::OctIndex o) const;
   void build_exchange_lists(const Tree& tree);
   std::vector<int> partners_of(const Tree& tree, core::OctIndex o) const;  // other ranks holding o as ghost
+  // One exchange of `component` through the backend the tuner picks, timed for it.
+  std::vector<Message> exchange(ExchangeComponent component, const std::vector<Message>& outgoing, const std::vector<int>& sources,
+                                ExchangeStats& stats);
 
   MPI_Comm comm_;
   int rank_ = 0, nrank_ = 1;
-  ExchangeMethod method_;
+  ExchangeAutoTuner tuner_;
   KSectionTree decomposition_;
   bool has_decomposition_ = false;
   // Per level: to each partner, the owned octs it keeps as ghosts; from each partner, the ghost

@@ -1,6 +1,6 @@
 // Rank-count independence of the distributed hydro (issue: MPI parallelism, acceptance 1). Rank 0
 // runs the problem alone on MPI_COMM_SELF; then all ranks run it on MPI_COMM_WORLD with the mesh
-// distributed by the k-section decomposition, once per exchange backend. The leaf cells of both
+// distributed by the k-section decomposition, once per exchange backend and once auto-tuned. The leaf cells of both
 // runs, sorted by level and position, must be the same cells with the same conservative values
 // (max relative difference <= 1e-12; the scheme is built to give 0), and mass and energy are
 // conserved to 1e-12 on every rank count.
@@ -135,7 +135,7 @@ double relative_change(double now, double initial) { return std::fabs(now - init
 void check_problem(std::string (*namelist)(const std::string&), int coarse_steps) {
   RunResult reference;
   if (world_rank() == 0) reference = run(namelist("p2p"), MPI_COMM_SELF, coarse_steps);
-  for (const char* method : {"p2p", "ksection", "alltoall"}) {
+  for (const char* method : {"p2p", "ksection", "alltoall", "auto"}) {
     SCOPED_TRACE(std::string("exchange_method=") + method + ", ranks=" + std::to_string(world_size()));
     const RunResult distributed = run(namelist(method), MPI_COMM_WORLD, coarse_steps);
     // Conservation on every rank count: reflecting walls and periodic faces conserve mass and energy.
