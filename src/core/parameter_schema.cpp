@@ -89,8 +89,8 @@ std::vector<ParameterSpec> build_schema() {
                   "load balance every nremap coarse steps (0 = only once, after the initial mesh); octs migrate "
                   "to the owners of the new k-section walls"),
       string_key("RUN_PARAMS", "ordering", "ksection", {"ksection", "hilbert"},
-                 "domain decomposition: 'ksection' (seeds/000 §2, recursive k-section tree); 'hilbert' (RAMSES' "
-                 "Hilbert-curve ranges) is not implemented for distributed runs yet and stops a run on more than one rank"),
+                 "domain decomposition: 'ksection' (seeds/000 §2, recursive k-section tree) or 'hilbert' (RAMSES' "
+                 "Hilbert-curve key ranges of equal cost), kept so the two can be compared"),
       string_key("RUN_PARAMS", "exchange_method", "auto", {"auto", "p2p", "ksection", "alltoall"},
                  "ghost-exchange transport (seeds/000 §3.1): 'auto' tunes each exchange component between p2p and "
                  "ksection (§3.2.2: trials, EMA alpha = 0.05, probe every 50 calls, switch when > 20 % faster) and "

@@ -50,21 +50,12 @@ typename core::OctTree<D, core::MortonKey>::Geometry hydro_geometry(const core::
   return g;
 }
 
-std::string exchange_method(const core::ParameterSet& p, MPI_Comm comm) {
-  int nrank = 1;
-  MPI_Comm_size(comm, &nrank);
-  KOSMO_REQUIRE(nrank == 1 || p.get_string("RUN_PARAMS", "ordering") == "ksection",
-                p.source() << ": &RUN_PARAMS: ordering='hilbert' is not implemented for runs on several ranks yet; use "
-                              "ordering='ksection'");
-  return p.get_string("RUN_PARAMS", "exchange_method");
-}
-
 }  // namespace
 
 template <int D>
 HydroSimulation<D>::HydroSimulation(const core::ParameterSet& params, MPI_Comm comm)
     : params_(params),
-      mesh_(comm, exchange_method(params, comm)),
+      mesh_(comm, params.get_string("RUN_PARAMS", "exchange_method"), params.get_string("RUN_PARAMS", "ordering")),
       tree_(hydro_geometry<D>(params)),
       hydro_(tree_, solver_settings<D>(params)),
       refinement_(refinement_settings(params)),

@@ -86,11 +86,13 @@ inline std::vector<io::ParameterRecord> snapshot_parameters(const core::Paramete
 }
 
 // Writes snapshot `output_number` of the mesh and its fields, collectively on `comm`. A
-// `distributed` tree is written as every rank's owned octs; otherwise every rank holds the whole
-// mesh and writes its share.
+// distributed tree (non-empty `ordering`: its decomposition) is written as every rank's owned
+// octs; otherwise every rank holds the whole mesh and writes its share.
 template <int D, class Key>
 void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const core::ParameterSet& params, int output_number,
-                         double time, long long step, const std::vector<DerivedOutput>& derived = {}, bool distributed = false) {
+                         double time, long long step, const std::vector<DerivedOutput>& derived = {},
+                         const std::string& ordering = "") {
+  const bool distributed = !ordering.empty();
   int rank = 0, nrank = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &nrank);
@@ -110,7 +112,7 @@ void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const
   meta.unit_l = params.get_real("UNITS_PARAMS", "units_length");
   meta.unit_d = params.get_real("UNITS_PARAMS", "units_density");
   meta.unit_t = params.get_real("UNITS_PARAMS", "units_time");
-  meta.ordering = distributed ? "ksection" : "morton";
+  meta.ordering = distributed ? ordering : "morton";
   meta.fields = snapshot_fields(tree, derived);
   meta.parameters = snapshot_parameters(params);
   io::write_snapshot(comm, ".", meta, distributed ? snapshot_levels(tree, 0, 1, derived) : snapshot_levels(tree, rank, nrank, derived));

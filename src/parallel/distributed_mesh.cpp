@@ -21,10 +21,23 @@ constexpr double unused_axis_extent = 1e-9;
 }  // namespace
 
 template <int D, class Key>
-DistributedMesh<D, Key>::DistributedMesh(MPI_Comm comm, std::string_view exchange_method)
+DistributedMesh<D, Key>::DistributedMesh(MPI_Comm comm, std::string_view exchange_method, std::string_view ordering)
     : comm_(comm), tuner_(autotune_settings_for_exchange_method(exchange_method)) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &nrank_);
+  KOSMO_REQUIRE(ordering == "ksection" || ordering == "hilbert",
+                "distributed mesh: unknown ordering '" << ordering << "' (valid: ksection, hilbert)");
+  use_hilbert_ = ordering == "hilbert";
+}
+
+template <int D, class Key>
+std::vector<int> DistributedMesh<D, Key>::ranks_overlapping(const Box& box) const {
+  return hilbert_ ? hilbert_->ranks_overlapping(box) : decomposition_.ranks_overlapping(box);
+}
+
+template <int D, class Key>
+int DistributedMesh<D, Key>::owner_of_point(const std::array<double, 3>& point) const {
+  return hilbert_ ? hilbert_->owner(point) : decomposition_.owner(point);
 }
 
 template <int D, class Key>
@@ -56,6 +69,7 @@ template <int D, class Key>
 void DistributedMesh<D, Key>::set_uniform_decomposition(const Tree& tree) {
   UniformCostSource uniform;
   decomposition_ = KSectionTree::build(nrank_, domain_box(tree), uniform);
+  if (use_hilbert_) hilbert_ = HilbertDecomposition::uniform(nrank_, domain_box(tree));
   has_decomposition_ = true;
 }
 
@@ -84,8 +98,16 @@ void DistributedMesh<D, Key>::balance_decomposition(const Tree& tree, double cos
   for (int d = 0; d < D; ++d) widest = std::max<std::int64_t>(widest, tree.extent(1)[d]);
   WallSettings settings;
   settings.bins_per_domain = static_cast<int>(std::min<std::int64_t>(widest << finest_global, 8192));
-  DistributedCostSource source(comm_, std::move(centres), std::move(costs));
-  decomposition_ = KSectionTree::build(nrank_, domain_box(tree), source, settings);
+  if (use_hilbert_) {
+    hilbert_ = HilbertDecomposition::balanced(comm_, domain_box(tree), centres, costs);
+    if (!has_decomposition_) {
+      UniformCostSource uniform;
+      decomposition_ = KSectionTree::build(nrank_, domain_box(tree), uniform);
+    }
+  } else {
+    DistributedCostSource source(comm_, std::move(centres), std::move(costs));
+    decomposition_ = KSectionTree::build(nrank_, domain_box(tree), source, settings);
+  }
   has_decomposition_ = true;
 }
 
@@ -95,7 +117,7 @@ int DistributedMesh<D, Key>::owner(const Tree& tree, core::OctIndex o) const {
   const double width = 2.0 * tree.cell_size(tree.level(o));
   std::array<double, 3> centre{0.0, 0.0, 0.0};
   for (int d = 0; d < D; ++d) centre[d] = (static_cast<double>(c[d]) + 0.5) * width;
-  return decomposition_.owner(centre);
+  return owner_of_point(centre);
 }
 
 template <int D, class Key>
@@ -112,7 +134,7 @@ Box DistributedMesh<D, Key>::grown_box(const Tree& tree, core::OctIndex o) const
 
 template <int D, class Key>
 std::vector<int> DistributedMesh<D, Key>::partners_of(const Tree& tree, core::OctIndex o) const {
-  auto ranks = decomposition_.ranks_overlapping(grown_box(tree, o));
+  auto ranks = ranks_overlapping(grown_box(tree, o));
   ranks.erase(std::remove(ranks.begin(), ranks.end(), rank_), ranks.end());
   return ranks;
 }
@@ -128,7 +150,7 @@ void DistributedMesh<D, Key>::classify_coarse_grid(Tree& tree) {
     if (owner(tree, oct) == rank_) {
       role = core::OctRole::owned;
     } else {
-      const auto ranks = decomposition_.ranks_overlapping(grown_box(tree, oct));
+      const auto ranks = ranks_overlapping(grown_box(tree, oct));
       if (std::binary_search(ranks.begin(), ranks.end(), rank_)) role = core::OctRole::ghost;
     }
     tree.set_role(oct, role);
@@ -183,7 +205,7 @@ void DistributedMesh<D, Key>::redistribute(Tree& tree) {
   std::map<int, std::vector<double>> outgoing_by_rank;
   for (int l = 1; l <= tree.levelmax(); ++l)
     for (core::OctIndex o : tree.octs_at_level(l)) {
-      for (int destination : decomposition_.ranks_overlapping(grown_box(tree, o))) {
+      for (int destination : ranks_overlapping(grown_box(tree, o))) {
         auto& out = outgoing_by_rank[destination];
         out.push_back(static_cast<double>(l));
         pack_key(tree.key(o), out);

@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,6 +26,7 @@
 
 #include "core/oct_tree.hpp"
 #include "parallel/exchange_autotune.hpp"
+#include "parallel/hilbert_decomposition.hpp"
 #include "parallel/ksection_tree.hpp"
 #include "parallel/sparse_exchange.hpp"
 
@@ -43,7 +45,8 @@ class DistributedMesh {
 
   // `exchange_method`: 'p2p', 'ksection' or 'alltoall' (forced), or 'auto': each exchange
   // component tunes its backend (seeds/000 §3.2.2, parallel/exchange_autotune.hpp).
-  DistributedMesh(MPI_Comm comm, std::string_view exchange_method);
+  // `ordering`: 'ksection' (seeds/000 §2) or 'hilbert' (RAMSES' key ranges), who owns what.
+  DistributedMesh(MPI_Comm comm, std::string_view exchange_method, std::string_view ordering = "ksection");
 
   MPI_Comm comm() const { return comm_; }
   int rank() const { return rank_; }
@@ -52,7 +55,16 @@ class DistributedMesh {
   const ExchangeAutoTuner& tuner() const { return tuner_; }
   // The tuner's decisions since the last call (trial results and switches), for the run log.
   std::vector<std::string> drain_tuning_log() { return tuner_.drain_log(); }
+  bool hilbert() const { return hilbert_.has_value(); }
+  // For output metadata: "" on one rank (nothing is distributed), "ksection", or
+  // "hilbert_skilling" — not "hilbert", which RAMSES readers take as RAMSES' own curve and its
+  // DOMAIN key table (kosmo's curve has Skilling's sub-cube orientation, parallel/hilbert_curve.hpp).
+  std::string ordering_name() const { return nrank_ == 1 ? "" : (use_hilbert_ ? "hilbert_skilling" : "ksection"); }
+  // The k-section tree: the decomposition with ordering='ksection'; with 'hilbert' a geometric
+  // tree that only routes the hierarchical exchange backend.
   const KSectionTree& decomposition() const { return decomposition_; }
+  // The Hilbert key ranges (ordering='hilbert' only).
+  const HilbertDecomposition& hilbert_decomposition() const { return *hilbert_; }
   const DistributedMeshStats& stats() const { return stats_; }
 
   // The k-section domain of the tree's box in the decomposition's 3-D coordinates (axes beyond D
@@ -104,6 +116,8 @@ class DistributedMesh {
 
  private:
   Box grown_box(const Tree& tree, core::OctIndex o) const;
+  std::vector<int> ranks_overlapping(const Box& box) const;
+  int owner_of_point(const std::array<double, 3>& point) const;
   void build_exchange_lists(const Tree& tree);
   std::vector<int> partners_of(const Tree& tree, core::OctIndex o) const;  // other ranks holding o as ghost
   // One exchange of `component` through the backend the tuner picks, timed for it.
@@ -115,6 +129,8 @@ class DistributedMesh {
   ExchangeAutoTuner tuner_;
   KSectionTree decomposition_;
   bool has_decomposition_ = false;
+  bool use_hilbert_ = false;
+  std::optional<HilbertDecomposition> hilbert_;
   // Per level: to each partner, the owned octs it keeps as ghosts; from each partner, the ghost
   // octs it owns. Both in Morton order, so the two sides of a message agree without indices.
   struct Partner {

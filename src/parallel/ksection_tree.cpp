@@ -151,29 +151,28 @@ std::span<const double> KSectionTree::walls(int node) const {
   return std::span<const double>(walls_).subspan(wall_offset_[node], child_count(node) + 1);
 }
 
-std::vector<int> KSectionTree::ranks_overlapping(const Box& box) const {
-  std::vector<int> ranks;
+std::vector<Box> periodic_images(const Box& box, const Box& domain) {
   // Split the query into its periodic images inside the domain, axis by axis.
   std::vector<Box> pieces{box};
   for (int d = 0; d < 3; ++d) {
-    const double extent = domain_.extent(d);
+    const double extent = domain.extent(d);
     std::vector<Box> folded;
     for (Box piece : pieces) {
       if (piece.hi[d] - piece.lo[d] >= extent) {  // covers the whole axis
-        piece.lo[d] = domain_.lo[d];
-        piece.hi[d] = domain_.hi[d];
+        piece.lo[d] = domain.lo[d];
+        piece.hi[d] = domain.hi[d];
         folded.push_back(piece);
         continue;
       }
-      const double shift = std::floor((piece.lo[d] - domain_.lo[d]) / extent) * extent;
+      const double shift = std::floor((piece.lo[d] - domain.lo[d]) / extent) * extent;
       piece.lo[d] -= shift;
       piece.hi[d] -= shift;
-      if (piece.hi[d] <= domain_.hi[d]) {
+      if (piece.hi[d] <= domain.hi[d]) {
         folded.push_back(piece);
       } else {
         Box upper = piece, lower = piece;
-        upper.hi[d] = domain_.hi[d];
-        lower.lo[d] = domain_.lo[d];
+        upper.hi[d] = domain.hi[d];
+        lower.lo[d] = domain.lo[d];
         lower.hi[d] = piece.hi[d] - extent;
         folded.push_back(upper);
         folded.push_back(lower);
@@ -181,6 +180,12 @@ std::vector<int> KSectionTree::ranks_overlapping(const Box& box) const {
     }
     pieces.swap(folded);
   }
+  return pieces;
+}
+
+std::vector<int> KSectionTree::ranks_overlapping(const Box& box) const {
+  std::vector<int> ranks;
+  const std::vector<Box> pieces = periodic_images(box, domain_);
   std::vector<int> stack;
   for (const Box& piece : pieces) {
     stack.assign(1, 0);

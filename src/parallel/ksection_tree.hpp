@@ -110,6 +110,10 @@ class KSectionTree {
   WallReport report_;
 };
 
+// The pieces of `box` folded periodically into `domain` (a box reaching past a face continues at
+// the opposite face), so that overlap tests need no wrap-around.
+std::vector<Box> periodic_images(const Box& box, const Box& domain);
+
 // Index of the longest axis of `box`, ties to the lowest axis (seeds/000 §2.1).
 int longest_axis(const Box& box);
 

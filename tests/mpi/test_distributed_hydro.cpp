@@ -1,6 +1,7 @@
 // Rank-count independence of the distributed hydro (issue: MPI parallelism, acceptance 1). Rank 0
 // runs the problem alone on MPI_COMM_SELF; then all ranks run it on MPI_COMM_WORLD with the mesh
-// distributed by the k-section decomposition, once per exchange backend and once auto-tuned. The leaf cells of both
+// distributed, for both orderings (k-section tree, Hilbert key ranges), once per exchange backend
+// and once auto-tuned. The leaf cells of both
 // runs, sorted by level and position, must be the same cells with the same conservative values
 // (max relative difference <= 1e-12; the scheme is built to give 0), and mass and energy are
 // conserved to 1e-12 on every rank count.
@@ -34,8 +35,8 @@ int world_size() {
 
 // Off-centre Sedov blast in a box with six reflecting walls: the shock reaches two walls within
 // the run, so wall ghosts are filled across rank boundaries too.
-std::string sedov_walls(const std::string& method) {
-  return "&RUN_PARAMS\nhydro=.true.\nndim=3\nnremap=3\nexchange_method='" + method +
+std::string sedov_walls(const std::string& method, const std::string& ordering) {
+  return "&RUN_PARAMS\nhydro=.true.\nndim=3\nnremap=3\nordering='" + ordering + "'\nexchange_method='" + method +
          "'\n/\n&AMR_PARAMS\nlevelmin=3\nlevelmax=5\n/\n"
          "&INIT_PARAMS\nnregion=2\nregion_type(1)='square'\nregion_type(2)='square'\n"
          "x_center=0.5,0.3\ny_center=0.5,0.45\nz_center=0.5,0.6\nlength_x=10.0,0.1\nlength_y=10.0,0.1\nlength_z=10.0,0.1\n"
@@ -49,8 +50,8 @@ std::string sedov_walls(const std::string& method) {
 
 // A dense blob crossing a periodic box of 2 x 1 x 1 coarse cells diagonally, refined on density:
 // refinement follows it across rank walls and across the periodic faces.
-std::string periodic_blob(const std::string& method) {
-  return "&RUN_PARAMS\nhydro=.true.\nndim=3\nnremap=2\nexchange_method='" + method +
+std::string periodic_blob(const std::string& method, const std::string& ordering) {
+  return "&RUN_PARAMS\nhydro=.true.\nndim=3\nnremap=2\nordering='" + ordering + "'\nexchange_method='" + method +
          "'\n/\n&AMR_PARAMS\nlevelmin=3\nlevelmax=5\nnx=2\nny=1\nnz=1\nboxlen=1.0\n/\n"
          "&INIT_PARAMS\nnregion=2\nregion_type(1)='square'\nregion_type(2)='square'\n"
          "x_center=0.5,0.85\ny_center=0.25,0.1\nz_center=0.25,0.4\nlength_x=10.0,0.2\nlength_y=10.0,0.2\nlength_z=10.0,0.2\n"
@@ -132,12 +133,13 @@ RunResult run(const std::string& namelist, MPI_Comm comm, int coarse_steps) {
 
 double relative_change(double now, double initial) { return std::fabs(now - initial) / std::fabs(initial); }
 
-void check_problem(std::string (*namelist)(const std::string&), int coarse_steps) {
+void check_problem(std::string (*namelist)(const std::string&, const std::string&), int coarse_steps) {
   RunResult reference;
-  if (world_rank() == 0) reference = run(namelist("p2p"), MPI_COMM_SELF, coarse_steps);
+  if (world_rank() == 0) reference = run(namelist("p2p", "ksection"), MPI_COMM_SELF, coarse_steps);
+  for (const char* ordering : {"ksection", "hilbert"})
   for (const char* method : {"p2p", "ksection", "alltoall", "auto"}) {
-    SCOPED_TRACE(std::string("exchange_method=") + method + ", ranks=" + std::to_string(world_size()));
-    const RunResult distributed = run(namelist(method), MPI_COMM_WORLD, coarse_steps);
+    SCOPED_TRACE(std::string("ordering=") + ordering + ", exchange_method=" + method + ", ranks=" + std::to_string(world_size()));
+    const RunResult distributed = run(namelist(method, ordering), MPI_COMM_WORLD, coarse_steps);
     // Conservation on every rank count: reflecting walls and periodic faces conserve mass and energy.
     EXPECT_LE(relative_change(distributed.final[0], distributed.initial[0]), 1e-12);
     EXPECT_LE(relative_change(distributed.final[4], distributed.initial[4]), 1e-12);
@@ -168,10 +170,10 @@ void check_problem(std::string (*namelist)(const std::string&), int coarse_steps
     for (std::size_t v = 4; v < width; ++v) worst = std::max(worst, difference[v] / norm[v]);
     EXPECT_EQ(mismatched_cells, 0u) << "leaf cells at different places";
     EXPECT_LE(worst, 1e-12);
-    ::testing::Test::RecordProperty(std::string("max_relative_difference_") + method, std::to_string(worst));
-    std::printf("  %s on %d ranks: %zu leaf cells, %lld octs (largest rank holds %lld with ghosts), %lld coarse steps, max relative "
+    ::testing::Test::RecordProperty(std::string("max_relative_difference_") + ordering + "_" + method, std::to_string(worst));
+    std::printf("  %s/%s on %d ranks: %zu leaf cells, %lld octs (largest rank holds %lld with ghosts), %lld coarse steps, max relative "
                 "difference %.3e, mass change %.3e, energy change %.3e\n",
-                method, world_size(), reference.cells.size(), total_owned, largest_local, distributed.steps, worst,
+                ordering, method, world_size(), reference.cells.size(), total_owned, largest_local, distributed.steps, worst,
                 relative_change(distributed.final[0], distributed.initial[0]),
                 relative_change(distributed.final[4], distributed.initial[4]));
   }
