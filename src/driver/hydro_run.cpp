@@ -30,7 +30,8 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   MPI_Comm_rank(comm, &rank);
   HydroSimulation<D> sim(params, comm);
   sim.initialise();
-  if (rank == 0) log << " Initial mesh\n" << level_summary(sim.tree()) << memory_summary(sim.tree()) << std::flush;
+  const std::string levels = level_summary(sim.tree(), comm);  // collective
+  if (rank == 0) log << " Initial mesh\n" << levels << memory_summary(sim.tree()) << std::flush;
 
   const auto noutput = static_cast<std::size_t>(params.get_int("OUTPUT_PARAMS", "noutput"));
   auto tout = params.get_real_array("OUTPUT_PARAMS", "tout");

@@ -1,28 +1,36 @@
 #include "driver/mesh_report.hpp"
 
 #include <cstdio>
+#include <vector>
 
 namespace kosmo::driver {
 
 template <int D, class Key>
-std::string level_summary(const core::OctTree<D, Key>& tree) {
+std::string level_summary(const core::OctTree<D, Key>& tree, MPI_Comm comm) {
   using Tree = core::OctTree<D, Key>;
-  std::string out;
-  char line[160];
-  std::size_t total_octs = 0, total_leaves = 0;
+  // Octs and leaves per level of the octs this rank owns, summed over `comm`.
+  const auto levels = static_cast<std::size_t>(tree.levelmax()) + 1;
+  std::vector<long long> counts(2 * levels, 0);
   for (int l = 1; l <= tree.levelmax(); ++l) {
     const auto& octs = tree.octs_at_level(l);
-    if (octs.empty()) continue;
-    std::size_t leaves = 0;
+    counts[2 * static_cast<std::size_t>(l)] = static_cast<long long>(octs.size());
     for (core::OctIndex o : octs)
-      for (int c = 0; c < Tree::cells_per_oct; ++c) leaves += tree.is_leaf(Tree::cell_index(o, c)) ? 1 : 0;
-    std::snprintf(line, sizeof line, " Level %2d has %10zu octs %12zu cells %12zu leaves  dx= %.4E\n", l, octs.size(),
-                  octs.size() * Tree::cells_per_oct, leaves, tree.cell_size(l));
+      for (int c = 0; c < Tree::cells_per_oct; ++c) counts[2 * static_cast<std::size_t>(l) + 1] += tree.is_leaf(Tree::cell_index(o, c)) ? 1 : 0;
+  }
+  if (comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, counts.data(), static_cast<int>(counts.size()), MPI_LONG_LONG, MPI_SUM, comm);
+  std::string out;
+  char line[160];
+  long long total_octs = 0, total_leaves = 0;
+  for (int l = 1; l <= tree.levelmax(); ++l) {
+    const long long octs = counts[2 * static_cast<std::size_t>(l)], leaves = counts[2 * static_cast<std::size_t>(l) + 1];
+    if (octs == 0) continue;
+    std::snprintf(line, sizeof line, " Level %2d has %10lld octs %12lld cells %12lld leaves  dx= %.4E\n", l, octs,
+                  octs * Tree::cells_per_oct, leaves, tree.cell_size(l));
     out += line;
-    total_octs += octs.size();
+    total_octs += octs;
     total_leaves += leaves;
   }
-  std::snprintf(line, sizeof line, " Total         %10zu octs %12zu cells %12zu leaves\n", total_octs,
+  std::snprintf(line, sizeof line, " Total         %10lld octs %12lld cells %12lld leaves\n", total_octs,
                 total_octs * Tree::cells_per_oct, total_leaves);
   return out + line;
 }
@@ -44,7 +52,7 @@ std::string memory_summary(const core::OctTree<D, Key>& tree) {
 }
 
 #define KOSMO_INSTANTIATE_REPORT(D, Key)                                    \
-  template std::string level_summary<D, Key>(const core::OctTree<D, Key>&); \
+  template std::string level_summary<D, Key>(const core::OctTree<D, Key>&, MPI_Comm); \
   template std::string memory_summary<D, Key>(const core::OctTree<D, Key>&);
 KOSMO_INSTANTIATE_REPORT(1, core::MortonKey)
 KOSMO_INSTANTIATE_REPORT(2, core::MortonKey)
