@@ -85,6 +85,9 @@ std::vector<ParameterSpec> build_schema() {
                         "per level from levelmin on: time steps of the next finer level per step of this level "
                         "(1 = same time step, 2 = adaptive time stepping)"),
 
+      integer_key("RUN_PARAMS", "nrestart", 0, at_least(0),
+                  "restart from output_NNNNN of the working directory (0 = start from the initial conditions); any "
+                  "number of ranks may have written it; outputs continue at NNNNN + 1"),
       integer_key("RUN_PARAMS", "nremap", 0, at_least(0),
                   "load balance every nremap coarse steps (0 = only once, after the initial mesh); octs migrate "
                   "to the owners of the new k-section walls"),
@@ -261,7 +264,6 @@ std::vector<UnimplementedParameter> build_unimplemented() {
                              "cosmo",
                              "sink",
                              "rt",
-                             "nrestart",
                              "memory_balance",
                              "use_fftw",
                              "dump_pk",

@@ -9,6 +9,7 @@
 #include "core/output_schedule.hpp"
 #include "driver/hydro_simulation.hpp"
 #include "driver/mesh_report.hpp"
+#include "io/snapshot_reader.hpp"
 #include "io/snapshot_writer.hpp"
 #include "parallel/memory_usage.hpp"
 
@@ -29,7 +30,13 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   HydroSimulation<D> sim(params, comm);
-  sim.initialise();
+  const auto nrestart = static_cast<int>(params.get_int("RUN_PARAMS", "nrestart"));
+  if (nrestart > 0) {
+    sim.restart(io::read_restart_share(comm, ".", nrestart));
+    if (rank == 0) log << " Restarted from " << io::output_directory_name(nrestart) << " at t=" << sim.time() << ", step " << sim.step() << "\n";
+  } else {
+    sim.initialise();
+  }
   const std::string levels = level_summary(sim.tree(), comm);  // collective
   if (rank == 0) log << " Initial mesh\n" << levels << memory_summary(sim.tree()) << std::flush;
 
@@ -47,7 +54,7 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   if (rank == 0 && !(tend > 0.0))
     log << " Nothing to advance: the run ends at t = 0 (tend and the last of tout(1:noutput) are 0,\n"
            "   as RAMSES' defaults are); set tout or tend in &OUTPUT_PARAMS\n";
-  int output_number = 1;
+  int output_number = nrestart > 0 ? nrestart + 1 : 1;
   auto write_output = [&]() {
     const auto start = Clock::now();
     write_mesh_snapshot(comm, sim.tree(), params, output_number, sim.time(), sim.step(), sim.outputs(), sim.mesh().ordering_name());
@@ -56,7 +63,11 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
     ++output_number;
     sim.timers().add("output", start);
   };
-  if (schedule.due(sim.time(), 0)) write_output();
+  if (nrestart > 0) {
+    schedule.record(sim.time());  // the outputs up to the restart time exist already
+  } else if (schedule.due(sim.time(), 0)) {
+    write_output();
+  }
 
   const std::vector<double> initial = sim.totals();
   const int energy = D + 1;

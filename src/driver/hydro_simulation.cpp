@@ -183,6 +183,61 @@ void HydroSimulation<D>::initialise() {
 }
 
 template <int D>
+void HydroSimulation<D>::restart(const io::RestartShare& share) {
+  const auto start = Clock::now();
+  const io::SnapshotMeta& m = share.meta;
+  const std::string file = io::output_directory_name(m.output_number);
+  const auto& g = tree_.geometry();
+  KOSMO_REQUIRE(m.ndim == D, "restart from " << file << ": the snapshot is " << m.ndim << "-D, this run is " << D << "-D (ndim)");
+  KOSMO_REQUIRE(m.levelmax <= tree_.levelmax(), "restart from " << file << ": the snapshot reaches level " << m.levelmax
+                                                                 << ", above this run's levelmax=" << tree_.levelmax());
+  const int coarse[3] = {m.nx, m.ny, m.nz};
+  for (int d = 0; d < D; ++d)
+    KOSMO_REQUIRE(coarse[d] == g.coarse_cells[d], "restart from " << file << ": the snapshot's coarse grid (nx, ny, nz) differs "
+                                                                  << "from this run's &AMR_PARAMS");
+  KOSMO_REQUIRE(m.boxlen == g.boxlen, "restart from " << file << ": boxlen=" << m.boxlen << " in the snapshot, " << g.boxlen
+                                                      << " in &AMR_PARAMS");
+  // Which tree field each restart array fills; fields not in the file (the transient new time
+  // level) start at zero.
+  const int nfield = tree_.fields().size();
+  std::vector<int> source(static_cast<std::size_t>(nfield), -1);
+  for (std::size_t i = 0; i < share.restart_field_names.size(); ++i) {
+    int found = -1;
+    for (int f = 0; f < nfield; ++f)
+      if (tree_.fields().info(f).name == share.restart_field_names[i]) found = f;
+    KOSMO_REQUIRE(found >= 0, "restart from " << file << ": the snapshot's field '" << share.restart_field_names[i]
+                                              << "' is not one of this run's fields (npassive or the physics changed?)");
+    source[static_cast<std::size_t>(found)] = static_cast<int>(i);
+  }
+  for (int f = 0; f < nfield; ++f)
+    KOSMO_REQUIRE(!tree_.fields().info(f).in_restarts || source[static_cast<std::size_t>(f)] >= 0,
+                  "restart from " << file << ": the snapshot has no values for the field '" << tree_.fields().info(f).name << "'");
+  constexpr int ncell = Tree::cells_per_oct;
+  std::vector<int> levels;
+  std::vector<Key> keys;
+  std::vector<double> values;
+  for (const io::SnapshotLevel& level : share.levels) {
+    const std::size_t octs = level.oct_coordinates.size() / D;
+    for (std::size_t i = 0; i < octs; ++i) {
+      typename Tree::Coordinates c{};
+      for (int d = 0; d < D; ++d) c[d] = level.oct_coordinates[i * D + static_cast<std::size_t>(d)];
+      levels.push_back(level.level);
+      keys.push_back(Tree::Codec::encode(c));
+      for (int f = 0; f < nfield; ++f) {
+        const int k = source[static_cast<std::size_t>(f)];
+        for (int cell = 0; cell < ncell; ++cell)
+          values.push_back(k < 0 ? 0.0 : level.restart_fields[static_cast<std::size_t>(k)][i * ncell + static_cast<std::size_t>(cell)]);
+      }
+    }
+  }
+  mesh_.scatter_octs(tree_, levels, keys, values);
+  time_ = m.time;
+  step_ = m.step;
+  if (mesh_.distributed()) balance_load();
+  timers_.add("restart", start);
+}
+
+template <int D>
 void HydroSimulation<D>::balance_load() {
   if (!mesh_.distributed()) return;
   mesh_.balance_decomposition(tree_, oct_cost_);

@@ -17,6 +17,7 @@
 #include "hydro/hydro_solver.hpp"
 #include "hydro/initial_regions.hpp"
 #include "hydro/refinement_criteria.hpp"
+#include "io/snapshot_reader.hpp"
 #include "parallel/distributed_mesh.hpp"
 
 namespace kosmo::driver {
@@ -39,6 +40,10 @@ class HydroSimulation {
   // Builds the initial mesh from levelmin to levelmax with the initial state set analytically on
   // every cell after each refinement pass (RAMSES init_refine + init_flow_fine).
   void initialise();
+  // Instead of initialise(): the mesh, state, time and step of a snapshot (nrestart), whatever
+  // number of ranks wrote it; the octs go to their owners and the load is balanced at once
+  // (seeds/000 §7.1). Collective.
+  void restart(const io::RestartShare& share);
   // Largest coarse time step the Courant condition allows on every level, given nsubcycle.
   // Collective.
   double courant_time_step() const;

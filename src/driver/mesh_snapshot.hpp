@@ -26,9 +26,11 @@ template <int D, class Key>
 std::vector<io::SnapshotLevel> snapshot_levels(const core::OctTree<D, Key>& tree, int rank, int nrank,
                                                const std::vector<DerivedOutput>& derived = {}) {
   using Tree = core::OctTree<D, Key>;
-  std::vector<int> written_fields;
-  for (int f = 0; f < tree.fields().size(); ++f)
+  std::vector<int> written_fields, restart_fields;
+  for (int f = 0; f < tree.fields().size(); ++f) {
     if (tree.fields().info(f).in_snapshots) written_fields.push_back(f);
+    if (tree.fields().info(f).in_restarts) restart_fields.push_back(f);
+  }
   std::vector<io::SnapshotLevel> levels;
   for (int l = 1; l <= tree.levelmax(); ++l) {
     const auto& octs = tree.octs_at_level(l);
@@ -42,6 +44,7 @@ std::vector<io::SnapshotLevel> snapshot_levels(const core::OctTree<D, Key>& tree
     std::size_t nderived = 0;
     for (const auto& source : derived) nderived += source.fields.size();
     level.fields.assign(written_fields.size() + nderived, {});
+    level.restart_fields.assign(restart_fields.size(), {});
     std::vector<double> values;
     for (auto& values : level.fields) values.reserve((last - first) * Tree::cells_per_oct);
     for (std::size_t i = first; i < last; ++i) {
@@ -52,6 +55,7 @@ std::vector<io::SnapshotLevel> snapshot_levels(const core::OctTree<D, Key>& tree
         const core::CellIndex cell = Tree::cell_index(o, k);
         level.son_flags.push_back(tree.is_leaf(cell) ? 0 : 1);
         for (std::size_t f = 0; f < written_fields.size(); ++f) level.fields[f].push_back(tree.field(written_fields[f])[cell]);
+        for (std::size_t f = 0; f < restart_fields.size(); ++f) level.restart_fields[f].push_back(tree.field(restart_fields[f])[cell]);
       }
       std::size_t next = written_fields.size();
       for (const auto& source : derived) {
@@ -76,6 +80,16 @@ std::vector<io::FieldDescription> snapshot_fields(const core::OctTree<D, Key>& t
   }
   for (const auto& source : derived)
     for (const auto& info : source.fields) fields.push_back({info.name, info.units, info.comoving_exponent});
+  return fields;
+}
+
+template <int D, class Key>
+std::vector<io::FieldDescription> snapshot_restart_fields(const core::OctTree<D, Key>& tree) {
+  std::vector<io::FieldDescription> fields;
+  for (int f = 0; f < tree.fields().size(); ++f) {
+    const auto& info = tree.fields().info(f);
+    if (info.in_restarts) fields.push_back({info.name, info.units, info.comoving_exponent});
+  }
   return fields;
 }
 
@@ -114,6 +128,7 @@ void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const
   meta.unit_t = params.get_real("UNITS_PARAMS", "units_time");
   meta.ordering = distributed ? ordering : "morton";
   meta.fields = snapshot_fields(tree, derived);
+  meta.restart_fields = snapshot_restart_fields(tree);
   meta.parameters = snapshot_parameters(params);
   io::write_snapshot(comm, ".", meta, distributed ? snapshot_levels(tree, 0, 1, derived) : snapshot_levels(tree, rank, nrank, derived));
 }

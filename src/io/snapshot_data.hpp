@@ -21,6 +21,9 @@ struct SnapshotLevel {
   std::vector<std::int64_t> oct_coordinates;  // ndim integers per oct: (i, j, k) in [0, 2^(level-1) * n_d)
   std::vector<std::uint8_t> son_flags;        // 2^ndim per oct: 1 when the cell is refined
   std::vector<std::vector<double>> fields;    // one array per FieldDescription, 2^ndim values per oct
+  // The state a restart needs, bit for bit (the conservative variables, for hydro): one array per
+  // SnapshotMeta::restart_fields entry, 2^ndim values per oct. Written under level_NN/restart/.
+  std::vector<std::vector<double>> restart_fields;
 };
 
 // One resolved parameter (see core/parameters.hpp).
@@ -46,6 +49,7 @@ struct SnapshotMeta {
   double unit_l = 1.0, unit_d = 1.0, unit_t = 1.0;
   std::string ordering = "none";  // decomposition ordering; 'ksection' / 'hilbert' once MPI lands
   std::vector<FieldDescription> fields;
+  std::vector<FieldDescription> restart_fields;  // the registry's fields marked in_restarts
   std::vector<ParameterRecord> parameters;
   // Cosmology, for the info file (yt decides "cosmological" from H0, aexp and time). When
   // cosmological is false the info file carries RAMSES' non-cosmological values instead

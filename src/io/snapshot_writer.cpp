@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "io/hdf5_handle.hpp"
 #include "io/info_file.hpp"
 #include "parallel/collective_check.hpp"
 
@@ -29,74 +30,6 @@ namespace fs = std::filesystem;
 // a rank that fails alone must not leave the others waiting in the next collective call.
 using parallel::require_on_all_ranks;
 using parallel::run_collectively;
-
-// ---------------------------------------------------------------------------------------------
-// HDF5 handles and checks.
-
-// Owns one HDF5 identifier. Destruction closes silently (unwinding after an agreed failure);
-// close() is the checked path used when all went well.
-class H5Handle {
- public:
-  using Closer = herr_t (*)(hid_t);
-  H5Handle() = default;
-  H5Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
-  H5Handle(H5Handle&& other) noexcept
-      : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(other.closer_) {}
-  H5Handle& operator=(H5Handle&& other) noexcept {
-    if (this != &other) {
-      close();
-      id_ = std::exchange(other.id_, H5I_INVALID_HID);
-      closer_ = other.closer_;
-    }
-    return *this;
-  }
-  H5Handle(const H5Handle&) = delete;
-  H5Handle& operator=(const H5Handle&) = delete;
-  ~H5Handle() { close(); }
-
-  hid_t get() const { return id_; }
-  herr_t close() {
-    herr_t status = 0;
-    if (id_ >= 0 && closer_ != nullptr) status = closer_(id_);
-    id_ = H5I_INVALID_HID;
-    return status;
-  }
-
- private:
-  hid_t id_ = H5I_INVALID_HID;
-  Closer closer_ = nullptr;
-};
-
-// The innermost message of HDF5's error stack, to say *why* a call failed.
-std::string hdf5_error_detail() {
-  std::string detail;
-  H5Ewalk2(
-      H5E_DEFAULT, H5E_WALK_DOWNWARD,
-      [](unsigned, const H5E_error2_t* entry, void* data) -> herr_t {
-        auto& text = *static_cast<std::string*>(data);
-        text = std::string(entry->func_name ? entry->func_name : "?") + ": " + (entry->desc ? entry->desc : "?");
-        return 0;
-      },
-      &detail);
-  return detail.empty() ? std::string() : " (HDF5: " + detail + ")";
-}
-
-// Automatic printing of HDF5's error stack is off while a snapshot is written: failures are
-// reported once, through kosmo::Error. The previous setting is restored afterwards.
-class SilenceHdf5Errors {
- public:
-  SilenceHdf5Errors() {
-    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~SilenceHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
-  SilenceHdf5Errors(const SilenceHdf5Errors&) = delete;
-  SilenceHdf5Errors& operator=(const SilenceHdf5Errors&) = delete;
-
- private:
-  H5E_auto2_t function_ = nullptr;
-  void* data_ = nullptr;
-};
 
 // One snapshot file being written collectively; every error names the file and the object.
 class Hdf5SnapshotFile {
@@ -356,6 +289,13 @@ void validate_levels(const SnapshotMeta& meta, const std::vector<SnapshotLevel>&
     KOSMO_REQUIRE(level.fields.size() == meta.fields.size(),
                   "snapshot: level " << l << ": " << level.fields.size() << " field arrays for " << meta.fields.size()
                                      << " registered fields");
+    KOSMO_REQUIRE(level.restart_fields.size() == meta.restart_fields.size(),
+                  "snapshot: level " << l << ": " << level.restart_fields.size() << " restart arrays for "
+                                     << meta.restart_fields.size() << " restart fields");
+    for (std::size_t f = 0; f < level.restart_fields.size(); ++f)
+      KOSMO_REQUIRE(level.restart_fields[f].size() == octs * cells,
+                    "snapshot: level " << l << ": restart field '" << meta.restart_fields[f].name << "' has "
+                                       << level.restart_fields[f].size() << " values for " << octs << " octs");
     for (std::size_t f = 0; f < level.fields.size(); ++f)
       KOSMO_REQUIRE(level.fields[f].size() == octs * cells,
                     "snapshot: level " << l << ": field '" << meta.fields[f].name << "' has " << level.fields[f].size()
@@ -471,6 +411,14 @@ void write_hdf5(MPI_Comm comm, const std::string& path, const SnapshotMeta& meta
                 exponents.data());
     file.close_group(group, "/fields");
   }
+  if (!meta.restart_fields.empty()) {
+    // Names of the restart datasets under every level_NN/restart/, in the order a restart reads them.
+    H5Handle group = file.create_group(root, "restart_fields", "/restart_fields");
+    std::vector<std::string> names;
+    for (const auto& field : meta.restart_fields) names.push_back(field.name);
+    file.string_column(group.get(), "/restart_fields", "name", names);
+    file.close_group(group, "/restart_fields");
+  }
   {
     H5Handle group = file.create_group(root, "parameters", "/parameters");
     std::vector<std::string> blocks, names, values;
@@ -509,6 +457,13 @@ void write_hdf5(MPI_Comm comm, const std::string& path, const SnapshotMeta& meta
       file.dataset(fields.get(), where + "/fields", meta.fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                    {total, cells}, local, offset, level.fields[f].data());
     file.close_group(fields, where + "/fields");
+    if (!meta.restart_fields.empty()) {
+      H5Handle restart = file.create_group(group.get(), "restart", where + "/restart");
+      for (std::size_t f = 0; f < meta.restart_fields.size(); ++f)
+        file.dataset(restart.get(), where + "/restart", meta.restart_fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                     {total, cells}, local, offset, level.restart_fields[f].data());
+      file.close_group(restart, where + "/restart");
+    }
     file.close_group(group, where);
   }
   file.close();

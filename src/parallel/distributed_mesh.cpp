@@ -122,8 +122,12 @@ int DistributedMesh<D, Key>::owner(const Tree& tree, core::OctIndex o) const {
 
 template <int D, class Key>
 Box DistributedMesh<D, Key>::grown_box(const Tree& tree, core::OctIndex o) const {
-  const auto c = tree.coordinates(o);
-  const double width = 2.0 * tree.cell_size(tree.level(o));
+  return grown_box(tree, tree.level(o), tree.coordinates(o));
+}
+
+template <int D, class Key>
+Box DistributedMesh<D, Key>::grown_box(const Tree& tree, int level, const typename Tree::Coordinates& c) const {
+  const double width = 2.0 * tree.cell_size(level);
   Box box = domain_box(tree);
   for (int d = 0; d < D; ++d) {
     box.lo[d] = (static_cast<double>(c[d]) - ghost_margin) * width;
@@ -199,9 +203,7 @@ void DistributedMesh<D, Key>::redistribute(Tree& tree) {
   if (!has_decomposition_) set_uniform_decomposition(tree);
   constexpr int ncell = Tree::cells_per_oct;
   const int nfield = tree.fields().size();
-  const std::size_t record = static_cast<std::size_t>(1 + key_words + nfield * ncell);
-
-  // 1. Every owned oct, whole, to its owner and to the ranks keeping it as a ghost.
+  // Every owned oct, whole, to its owner and to the ranks keeping it as a ghost.
   std::map<int, std::vector<double>> outgoing_by_rank;
   for (int l = 1; l <= tree.levelmax(); ++l)
     for (core::OctIndex o : tree.octs_at_level(l)) {
@@ -215,6 +217,37 @@ void DistributedMesh<D, Key>::redistribute(Tree& tree) {
         }
       }
     }
+  deliver_and_rebuild(tree, outgoing_by_rank);
+}
+
+template <int D, class Key>
+void DistributedMesh<D, Key>::scatter_octs(Tree& tree, std::span<const int> levels, std::span<const Key> keys,
+                                           std::span<const double> values) {
+  if (!has_decomposition_) set_uniform_decomposition(tree);
+  constexpr int ncell = Tree::cells_per_oct;
+  const auto width = static_cast<std::size_t>(tree.fields().size() * ncell);
+  KOSMO_REQUIRE(levels.size() == keys.size() && values.size() == keys.size() * width,
+                "distributed mesh: scatter_octs needs one level, one key and " << width << " values per oct");
+  std::map<int, std::vector<double>> outgoing_by_rank;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    KOSMO_REQUIRE(levels[i] >= 1 && levels[i] <= tree.levelmax(), "distributed mesh: an oct of level " << levels[i]
+                                                                      << " is outside levels 1.." << tree.levelmax());
+    for (int destination : ranks_overlapping(grown_box(tree, levels[i], Tree::Codec::decode(keys[i])))) {
+      auto& out = outgoing_by_rank[destination];
+      out.push_back(static_cast<double>(levels[i]));
+      pack_key(keys[i], out);
+      out.insert(out.end(), values.begin() + static_cast<std::ptrdiff_t>(i * width),
+                 values.begin() + static_cast<std::ptrdiff_t>((i + 1) * width));
+    }
+  }
+  deliver_and_rebuild(tree, outgoing_by_rank);
+}
+
+template <int D, class Key>
+void DistributedMesh<D, Key>::deliver_and_rebuild(Tree& tree, std::map<int, std::vector<double>>& outgoing_by_rank) {
+  constexpr int ncell = Tree::cells_per_oct;
+  const int nfield = tree.fields().size();
+  const std::size_t record = static_cast<std::size_t>(1 + key_words + nfield * ncell);
   std::vector<Message> outgoing;
   for (auto& [destination, data] : outgoing_by_rank) outgoing.push_back({destination, std::move(data)});
   // Who sends to whom is not known in advance here (octs migrate): the hierarchical k-section

@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -89,6 +90,10 @@ class DistributedMesh {
   // zone holds it; every rank then rebuilds its tree from what it received (its own octs
   // included), so ghosts are fresh and octs have migrated. Collective.
   void redistribute(Tree& tree);
+  // Restart: octs read from a file, any share of them on any rank (level, key, and 2^D values of
+  // every field of the tree in registration order per oct), go to their owners and ghost holders,
+  // and the tree is rebuilt from them as in redistribute(). Collective.
+  void scatter_octs(Tree& tree, std::span<const int> levels, std::span<const Key> keys, std::span<const double> values);
 
   // Forward exchange of cell fields of one level, owners -> ghosts. Collective.
   void exchange_fields(Tree& tree, int level, std::span<const int> fields);
@@ -116,6 +121,8 @@ class DistributedMesh {
 
  private:
   Box grown_box(const Tree& tree, core::OctIndex o) const;
+  Box grown_box(const Tree& tree, int level, const typename Tree::Coordinates& coordinates) const;
+  void deliver_and_rebuild(Tree& tree, std::map<int, std::vector<double>>& outgoing_by_rank);
   std::vector<int> ranks_overlapping(const Box& box) const;
   int owner_of_point(const std::array<double, 3>& point) const;
   void build_exchange_lists(const Tree& tree);

@@ -17,21 +17,12 @@
 
 #include "core/parameters.hpp"
 #include "driver/hydro_simulation.hpp"
+#include "distributed_test_support.hpp"
 
 using namespace kosmo;
+using namespace kosmo::test;
 
 namespace {
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-int world_size() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
 
 // Off-centre Sedov blast in a box with six reflecting walls: the shock reaches two walls within
 // the run, so wall ghosts are filled across rank boundaries too.
@@ -60,46 +51,6 @@ std::string periodic_blob(const std::string& method, const std::string& ordering
          "&REFINE_PARAMS\nerr_grad_d=0.05\ninterpol_type=1\n/\n";
 }
 
-// Level, integer cell coordinates, then the conservative variables of every owned leaf cell.
-using Cell = std::vector<double>;
-
-std::vector<Cell> owned_leaves(const driver::HydroSimulation<3>& sim) {
-  using Tree = core::OctTree<3, core::MortonKey>;
-  const Tree& tree = sim.tree();
-  std::vector<Cell> cells;
-  for (int l = 1; l <= tree.levelmax(); ++l)
-    for (core::OctIndex o : tree.octs_at_level(l))
-      for (int c = 0; c < Tree::cells_per_oct; ++c) {
-        const core::CellIndex cell = Tree::cell_index(o, c);
-        if (!tree.is_leaf(cell)) continue;
-        const auto x = tree.cell_coordinates(cell);
-        Cell v{static_cast<double>(l), static_cast<double>(x[0]), static_cast<double>(x[1]), static_cast<double>(x[2])};
-        for (int f : sim.hydro().uold_fields()) v.push_back(tree.field(f)[cell]);
-        cells.push_back(std::move(v));
-      }
-  return cells;
-}
-
-// Every rank's cells on rank 0, sorted by (level, x, y, z).
-std::vector<Cell> gather_sorted(const std::vector<Cell>& local, int width) {
-  std::vector<double> flat;
-  for (const Cell& c : local) flat.insert(flat.end(), c.begin(), c.end());
-  int count = static_cast<int>(flat.size());
-  const int n = world_size();
-  std::vector<int> counts(static_cast<std::size_t>(n)), displacements(static_cast<std::size_t>(n), 0);
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  for (int r = 1; r < n; ++r) displacements[static_cast<std::size_t>(r)] = displacements[static_cast<std::size_t>(r - 1)] + counts[static_cast<std::size_t>(r - 1)];
-  std::vector<double> all(world_rank() == 0 ? static_cast<std::size_t>(displacements.back() + counts.back()) : 0);
-  MPI_Gatherv(flat.data(), count, MPI_DOUBLE, all.data(), counts.data(), displacements.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  std::vector<Cell> cells;
-  for (std::size_t at = 0; at < all.size(); at += static_cast<std::size_t>(width))
-    cells.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(at), all.begin() + static_cast<std::ptrdiff_t>(at) + width);
-  std::sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) {
-    return std::lexicographical_compare(a.begin(), a.begin() + 4, b.begin(), b.begin() + 4);
-  });
-  return cells;
-}
-
 struct RunResult {
   std::vector<Cell> cells;  // on rank 0
   std::vector<double> initial, final;
@@ -120,14 +71,7 @@ RunResult run(const std::string& namelist, MPI_Comm comm, int coarse_steps) {
     result.local_octs += static_cast<long long>(sim.tree().octs_at_level(l).size() + sim.tree().ghost_octs_at_level(l).size());
   }
   const int width = 4 + sim.hydro().nvar();
-  if (comm == MPI_COMM_SELF) {
-    result.cells = owned_leaves(sim);
-    std::sort(result.cells.begin(), result.cells.end(), [](const Cell& a, const Cell& b) {
-      return std::lexicographical_compare(a.begin(), a.begin() + 4, b.begin(), b.begin() + 4);
-    });
-  } else {
-    result.cells = gather_sorted(owned_leaves(sim), width);
-  }
+  result.cells = gather_sorted(owned_leaves(sim), width, comm);
   return result;
 }
 

@@ -1,0 +1,165 @@
+// Restarts (issue: outputs and restarts, acceptance "restart continuity"; seeds/000 §7.1): a 3-D
+// AMR Sedov blast run for 2N coarse steps equals N steps + snapshot + restart + N steps, bit for
+// bit, when the restart runs on the same number of ranks, on one rank after writing on P, and on
+// P ranks after writing on one, with either ordering in the file and in the run.
+#include <gtest/gtest.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/parameters.hpp"
+#include "distributed_test_support.hpp"
+#include "driver/hydro_simulation.hpp"
+#include "driver/mesh_snapshot.hpp"
+#include "io/snapshot_reader.hpp"
+
+using namespace kosmo;
+using namespace kosmo::test;
+
+namespace {
+
+constexpr int kHalf = 3;  // N coarse steps before and after the restart
+
+std::string sedov(const std::string& ordering) {
+  return "&RUN_PARAMS\nhydro=.true.\nndim=3\nnremap=2\nordering='" + ordering +
+         "'\n/\n&AMR_PARAMS\nlevelmin=3\nlevelmax=5\n/\n"
+         "&INIT_PARAMS\nnregion=2\nregion_type(1)='square'\nregion_type(2)='square'\n"
+         "x_center=0.5,0.3\ny_center=0.5,0.45\nz_center=0.5,0.6\nlength_x=10.0,0.1\nlength_y=10.0,0.1\nlength_z=10.0,0.1\n"
+         "exp_region=10.0,2.0\nd_region=1.0,1.0\np_region=1e-5,50.0\n/\n"
+         "&HYDRO_PARAMS\ngamma=1.4\ncourant_factor=0.8\nslope_type=2\nriemann='hllc'\n/\n"
+         "&REFINE_PARAMS\nerr_grad_p=0.1\ninterpol_type=2\n/\n";
+}
+
+using Sim = driver::HydroSimulation<3>;
+
+void steps(Sim& sim, int n) {
+  for (int s = 0; s < n; ++s) sim.advance(sim.courant_time_step());
+}
+
+std::vector<Cell> leaves(const Sim& sim, MPI_Comm comm) { return gather_sorted(owned_leaves(sim), 4 + sim.hydro().nvar(), comm); }
+
+// All ranks work in one fresh directory, since snapshots go to the working directory as in RAMSES.
+class RestartTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char name[64] = "/tmp/kosmo_restart_XXXXXX";
+    if (world_rank() == 0) {
+      ASSERT_NE(mkdtemp(name), nullptr);
+    }
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    directory_ = name;
+    previous_ = std::filesystem::current_path();
+    std::filesystem::current_path(directory_);
+  }
+  void TearDown() override {
+    std::filesystem::current_path(previous_);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (world_rank() == 0) std::filesystem::remove_all(directory_);
+  }
+  std::filesystem::path directory_, previous_;
+};
+
+void write(const Sim& sim, MPI_Comm comm, int number) {
+  driver::write_mesh_snapshot(comm, sim.tree(), core::ParameterSet::from_text(sedov("ksection"), "restart.nml"), number, sim.time(),
+                              sim.step(), sim.outputs(), sim.mesh().ordering_name());
+}
+
+void expect_identical(const std::vector<Cell>& a, const std::vector<Cell>& b, const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what << ": different numbers of leaf cells";
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) differing += a[i] == b[i] ? 0 : 1;
+  EXPECT_EQ(differing, 0u) << what << ": leaf cells differ from the uninterrupted run";
+  std::printf("  %s: %zu leaf cells, %zu differ\n", what, a.size(), differing);
+}
+
+TEST_F(RestartTest, ContinuesBitForBitOnAnyRankCount) {
+  const int p = world_size();
+  for (const char* ordering : {"ksection", "hilbert"}) {
+    SCOPED_TRACE(std::string("ordering=") + ordering + ", ranks=" + std::to_string(p));
+    const auto params = core::ParameterSet::from_text(sedov(ordering), "restart.nml");
+    // The snapshot's ordering need not be the run's (seeds/000 Table 2): restart with the other.
+    const auto other = core::ParameterSet::from_text(sedov(std::string(ordering) == "ksection" ? "hilbert" : "ksection"), "restart.nml");
+    // The uninterrupted run, on all ranks.
+    Sim whole(params, MPI_COMM_WORLD);
+    whole.initialise();
+    steps(whole, 2 * kHalf);
+    const auto reference = leaves(whole, MPI_COMM_WORLD);
+
+    // N steps on all ranks, snapshot 1; N steps on rank 0 alone, snapshot 2.
+    {
+      Sim first(params, MPI_COMM_WORLD);
+      first.initialise();
+      steps(first, kHalf);
+      write(first, MPI_COMM_WORLD, 1);
+    }
+    if (world_rank() == 0) {
+      Sim alone(params, MPI_COMM_SELF);
+      alone.initialise();
+      steps(alone, kHalf);
+      write(alone, MPI_COMM_SELF, 2);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    // Written on P, restarted on P.
+    {
+      Sim again(params, MPI_COMM_WORLD);
+      again.restart(io::read_restart_share(MPI_COMM_WORLD, ".", 1));
+      EXPECT_EQ(again.step(), kHalf);
+      steps(again, kHalf);
+      const auto cells = leaves(again, MPI_COMM_WORLD);
+      if (world_rank() == 0) expect_identical(reference, cells, "written on P, restarted on P");
+    }
+    // Written on P, restarted on 1.
+    if (world_rank() == 0) {
+      Sim one(other, MPI_COMM_SELF);
+      one.restart(io::read_restart_share(MPI_COMM_SELF, ".", 1));
+      steps(one, kHalf);
+      expect_identical(reference, leaves(one, MPI_COMM_SELF), "written on P, restarted on 1");
+    }
+    // Written on 1, restarted on P.
+    {
+      Sim many(other, MPI_COMM_WORLD);
+      many.restart(io::read_restart_share(MPI_COMM_WORLD, ".", 2));
+      steps(many, kHalf);
+      const auto cells = leaves(many, MPI_COMM_WORLD);
+      if (world_rank() == 0) expect_identical(reference, cells, "written on 1, restarted on P");
+    }
+  }
+}
+
+TEST_F(RestartTest, MissingOrTruncatedSnapshotIsAClearError) {
+  const auto params = core::ParameterSet::from_text(sedov("ksection"), "restart.nml");
+  // No output_00007 here.
+  try {
+    io::read_restart_share(MPI_COMM_WORLD, ".", 7);
+    ADD_FAILURE() << "a missing snapshot was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("output_00007/kosmo_00007.h5"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos) << e.what();
+  }
+  // A snapshot cut in half.
+  {
+    Sim sim(params, MPI_COMM_WORLD);
+    sim.initialise();
+    write(sim, MPI_COMM_WORLD, 3);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) {
+    const auto h5 = std::filesystem::path("output_00003") / "kosmo_00003.h5";
+    std::filesystem::resize_file(h5, std::filesystem::file_size(h5) / 2);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  try {
+    Sim sim(params, MPI_COMM_WORLD);
+    sim.restart(io::read_restart_share(MPI_COMM_WORLD, ".", 3));
+    ADD_FAILURE() << "a truncated snapshot was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("kosmo_00003.h5"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
