@@ -88,6 +88,13 @@ std::vector<ParameterSpec> build_schema() {
       integer_key("RUN_PARAMS", "nrestart", 0, at_least(0),
                   "restart from output_NNNNN of the working directory (0 = start from the initial conditions); any "
                   "number of ranks may have written it; outputs continue at NNNNN + 1"),
+      real_key("RUN_PARAMS", "walltime_hrs", -1.0, any_value(),
+               "wall-clock limit of the job in hours (< 0: none); a snapshot is written minutes_dump before it and "
+               "the run stops"),
+      real_key("RUN_PARAMS", "minutes_dump", 1.0, at_least(0), "minutes before walltime_hrs at which the last snapshot is written"),
+      string_key("RUN_PARAMS", "jobcontrolfile", "", {},
+                 "a file checked after every coarse step: a line 'output' writes a snapshot, 'stop' writes one and ends "
+                 "the run; the file is renamed <name>.done once read"),
       integer_key("RUN_PARAMS", "nremap", 0, at_least(0),
                   "load balance every nremap coarse steps (0 = only once, after the initial mesh); octs migrate "
                   "to the owners of the new k-section walls"),
@@ -267,9 +274,6 @@ std::vector<UnimplementedParameter> build_unimplemented() {
                              "memory_balance",
                              "use_fftw",
                              "dump_pk",
-                             "jobcontrolfile",
-                             "walltime_hrs",
-                             "minutes_dump",
                              "gpu_hydro",
                              "gpu_poisson",
                              "gpu_fft",

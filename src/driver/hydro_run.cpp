@@ -8,6 +8,7 @@
 
 #include "core/output_schedule.hpp"
 #include "driver/hydro_simulation.hpp"
+#include "driver/job_control.hpp"
 #include "driver/mesh_report.hpp"
 #include "io/snapshot_reader.hpp"
 #include "io/snapshot_writer.hpp"
@@ -69,6 +70,7 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
     write_output();
   }
 
+  JobControl job(params, comm, run_start);
   const std::vector<double> initial = sim.totals();
   const int energy = D + 1;
   while (sim.time() < tend * (1.0 - 1e-12) && sim.step() < nstepmax) {
@@ -97,7 +99,11 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
       for (const std::string& entry : tuning) log << "   " << entry << '\n';
       log << std::flush;
     }
-    if (schedule.due(sim.time(), sim.step())) write_output();
+    const JobDecision decision = job.check();  // collective
+    const bool scheduled = schedule.due(sim.time(), sim.step());
+    if (scheduled || decision.write_output) write_output();
+    if (decision.write_output && rank == 0) log << " Job control: " << decision.reason << "\n" << std::flush;
+    if (decision.stop) break;
   }
   const double total = std::chrono::duration<double>(Clock::now() - run_start).count();
   if (rank == 0) {
