@@ -248,6 +248,9 @@ std::vector<ParameterSpec> build_schema() {
       real_key("OUTPUT_PARAMS", "tend", 0.0, at_least(0), "end time in code units (0 = last entry of tout)"),
       real_key("OUTPUT_PARAMS", "delta_aout", 0.0, any_value(),
                "interval between outputs in expansion factor (0 = use aout only)"),
+      string_key("OUTPUT_PARAMS", "outformat", "hdf5", {"hdf5", "ramses", "both"},
+                 "snapshot format: 'hdf5' (kosmo's single file, read by restarts and kosmo.load), 'ramses' (RAMSES' "
+                 "binary amr_/hydro_ files, for yt, osyris, pynbody; restarts cannot read it yet) or 'both'"),
       real_key("OUTPUT_PARAMS", "aend", 0.0, any_value(), "final expansion factor (0 = last entry of aout)"),
 
       // &UNITS_PARAMS: the cgs value of one code unit
@@ -289,7 +292,7 @@ std::vector<UnimplementedParameter> build_unimplemented() {
   add(keys_of("REFINE_PARAMS", {"jeans_refine", "q_refine_holdback", "ivar_refine", "var_cut_refine",
                                 "mass_cut_refine"}));
   add(keys_of("BOUNDARY_PARAMS", {"no_inflow", "var_bound"}));
-  add(keys_of("OUTPUT_PARAMS", {"outformat", "informat", "varcpu_chunk_nfile", "output_mode"}));
+  add(keys_of("OUTPUT_PARAMS", {"informat", "varcpu_chunk_nfile", "output_mode"}));
   // Well-known keys of the unimplemented blocks, so a misplaced key can be sent to its block.
   add(keys_of("POISSON_PARAMS", {"gravity_type", "gravity_params", "epsilon", "cg_levelmin", "cic_levelmax"}));
   add(keys_of("PHYSICS_PARAMS", {"cooling", "metal", "haardt_madau", "z_ave", "z_reion", "t_star", "n_star", "eps_star",

@@ -8,6 +8,7 @@
 #include "core/oct_tree.hpp"
 #include "core/parameters.hpp"
 #include "io/snapshot_data.hpp"
+#include "io/ramses_writer.hpp"
 #include "io/snapshot_writer.hpp"
 
 namespace kosmo::driver {
@@ -130,7 +131,16 @@ void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const
   meta.fields = snapshot_fields(tree, derived);
   meta.restart_fields = snapshot_restart_fields(tree);
   meta.parameters = snapshot_parameters(params);
-  io::write_snapshot(comm, ".", meta, distributed ? snapshot_levels(tree, 0, 1, derived) : snapshot_levels(tree, rank, nrank, derived));
+  const auto levels = distributed ? snapshot_levels(tree, 0, 1, derived) : snapshot_levels(tree, rank, nrank, derived);
+  // &OUTPUT_PARAMS outformat: kosmo's HDF5 snapshot (restarts read it), RAMSES' binary files (yt,
+  // osyris, pynbody), or both in the same output_NNNNN/.
+  const std::string format = params.get_string("OUTPUT_PARAMS", "outformat");
+  if (format == "ramses") {
+    io::write_ramses_snapshot(comm, ".", meta, levels, io::RamsesDirectoryMode::create_new);
+    return;
+  }
+  io::write_snapshot(comm, ".", meta, levels);
+  if (format == "both") io::write_ramses_snapshot(comm, ".", meta, levels, io::RamsesDirectoryMode::add_to_existing);
 }
 
 }  // namespace kosmo::driver

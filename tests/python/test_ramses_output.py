@@ -1,0 +1,98 @@
+"""End to end: a small 3-D AMR Sedov blast written with outformat='both' loads in yt through its RAMSES
+frontend and agrees with kosmo's own HDF5 snapshot of the same step: total gas mass, leaf cells per
+level and the density at a probe point, on 1 and 2 MPI ranks (layouts: docs/outputs.md, "RAMSES
+binary format")."""
+import numpy as np
+import pytest
+import yt
+
+import kosmo
+
+SEDOV = """A small Sedov blast with both output formats.
+&RUN_PARAMS
+hydro=.true.
+ndim=3
+/
+&AMR_PARAMS
+levelmin=3
+levelmax=5
+/
+&INIT_PARAMS
+nregion=2
+region_type(1)='square'
+region_type(2)='square'
+x_center=0.5,0.5
+y_center=0.5,0.5
+z_center=0.5,0.5
+length_x=10.0,0.25
+length_y=10.0,0.25
+length_z=10.0,0.25
+exp_region=10.0,2.0
+d_region=1.0,1.0
+p_region=1e-5,1.0
+/
+&OUTPUT_PARAMS
+noutput=2
+tout=0.0,0.01
+outformat='both'
+/
+&HYDRO_PARAMS
+gamma=1.4
+courant_factor=0.8
+slope_type=2
+riemann='hllc'
+/
+&REFINE_PARAMS
+err_grad_p=0.1
+interpol_type=2
+/
+"""
+
+PROBE = (0.53, 0.48, 0.51)  # inside the blast, away from cell faces at every level
+
+
+def kosmo_density_at(cells, point):
+    """Density of the kosmo leaf cell that contains `point`."""
+    inside = np.ones(cells.ncells, dtype=bool)
+    for axis, coordinate in zip("xyz", point):
+        inside &= np.abs(cells[axis] - coordinate) < 0.5 * cells.dx
+    assert inside.sum() == 1, inside.sum()
+    return float(cells.density[inside][0])
+
+
+@pytest.mark.parametrize("nrank", [1, 2])
+def test_ramses_output_loads_in_yt_and_matches_the_hdf5_snapshot(tmp_path, run_kosmo, nrank):
+    (tmp_path / "sedov.nml").write_text(SEDOV)
+    run_kosmo(["run", "sedov.nml"], tmp_path, nrank=nrank)
+    output = tmp_path / "output_00002"
+    for cpu in range(1, nrank + 1):
+        assert (output / f"amr_00002.out{cpu:05d}").is_file()
+        assert (output / f"hydro_00002.out{cpu:05d}").is_file()
+    assert (output / "hydro_file_descriptor.txt").is_file()
+    assert not list(tmp_path.glob("*.tmp")) and not list(output.glob("*.tmp"))
+
+    reference = kosmo.load(output)
+    cells = reference.cells
+    ds = yt.load(str(output / "info_00002.txt"))
+    assert ds.dimensionality == 3 and int(ds.parameters["ncpu"]) == nrank
+    assert abs(float(ds.current_time.to_value("code_time")) - reference.time) < 1e-12
+    data = ds.all_data()
+    density = data["gas", "density"].to_value("code_density")
+    dx = data["index", "dx"].to_value("code_length")
+    # yt numbers levels from levelmin (its level 0); kosmo from the root oct (level 1).
+    levels = data["index", "grid_level"].v.astype(int) + int(ds.parameters["levelmin"])
+
+    # Same leaf cells per level, hence the same cells (yt would double count or lose a refined cell
+    # whose children sit in another rank's file without the ghost octs the writer adds).
+    kosmo_levels, kosmo_counts = np.unique(cells.level, return_counts=True)
+    yt_levels, yt_counts = np.unique(levels, return_counts=True)
+    assert list(yt_levels) == list(kosmo_levels) and list(yt_counts) == list(kosmo_counts)
+    assert kosmo_levels.max() > 3, "the blast should have refined beyond levelmin"
+
+    mass_kosmo = float(np.sum(cells.density * cells.dx**3))
+    mass_yt = float(np.sum(density * dx**3))
+    assert abs(mass_yt - mass_kosmo) <= 1e-12 * mass_kosmo, (mass_yt, mass_kosmo)
+
+    probe = ds.point(list(PROBE))["gas", "density"].to_value("code_density")
+    assert probe.size == 1
+    assert float(probe[0]) == kosmo_density_at(cells, PROBE)
