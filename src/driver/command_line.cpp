@@ -8,6 +8,7 @@ std::string usage() {
   return "usage: kosmo run [NAMELIST] [--ndim D]   run a RAMSES namelist (no NAMELIST: the built-in demo)\n"
          "       kosmo bench hydro [--steps N]      hydro benchmarks, one JSON object per case\n"
          "       kosmo bench gravity                periodic FFT and multigrid Poisson solves at 64^3-256^3, JSON lines\n"
+         "       kosmo bench io                     snapshot write and read throughput, 32^3-128^3, JSON lines\n"
          "       kosmo decompose --nrank N ...      dry run of the domain decomposition (see docs/parallel.md)\n"
          "       kosmo help | version\n";
 }
@@ -45,7 +46,7 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
       KOSMO_REQUIRE(line.steps > 0, "--steps must be positive");
     } else if (line.command == "bench") {
       KOSMO_REQUIRE(line.bench.empty(), "only one benchmark may be named (got '" << line.bench << "' and '" << a << "')");
-      KOSMO_REQUIRE(a == "hydro" || a == "gravity", "unknown benchmark '" << a << "' (available: hydro, gravity)");
+      KOSMO_REQUIRE(a == "hydro" || a == "gravity" || a == "io", "unknown benchmark '" << a << "' (available: hydro, gravity, io)");
       line.bench = a;
     } else if (!a.empty() && a[0] == '-') {
       KOSMO_FAIL("unknown option '" << a << "'\n" << usage());

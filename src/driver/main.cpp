@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "driver/bench_gravity.hpp"
 #include "driver/bench_hydro.hpp"
+#include "driver/bench_io.hpp"
 #include "driver/command_line.hpp"
 #include "driver/decompose_command.hpp"
 #include "driver/run.hpp"
@@ -52,14 +53,16 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (line.command == "bench") {
-      KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro | gravity)");
+      KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro | gravity | io)");
       // The Poisson solvers have no MPI yet, so a per-core figure over several ranks would be
       // meaningless; the hydro runs on the distributed mesh.
-      KOSMO_REQUIRE(nrank == 1 || line.bench == "hydro",
+      KOSMO_REQUIRE(nrank == 1 || line.bench != "gravity",
                     "kosmo bench gravity runs on one MPI rank for now (use OMP_NUM_THREADS for threads): the "
                     "Poisson solvers are not distributed yet, so every rank would repeat the whole computation");
       if (line.bench == "gravity") {
         kosmo::driver::bench_gravity(MPI_COMM_WORLD, std::cout);
+      } else if (line.bench == "io") {
+        kosmo::driver::bench_io(MPI_COMM_WORLD, std::cout);
       } else {
         kosmo::driver::bench_hydro(MPI_COMM_WORLD, std::cout, line.steps > 0 ? line.steps : 10);
       }
