@@ -68,6 +68,9 @@ HydroSimulation<D>::HydroSimulation(const core::ParameterSet& params, MPI_Comm c
   mass_sph_ = params.get_real("REFINE_PARAMS", "mass_sph");
   nremap_ = params.get_int("RUN_PARAMS", "nremap");
   oct_cost_ = parallel::memory_weights(D, hydro_.nvar(), params.get_real("AMR_PARAMS", "mem_weight_grid")).w_grid;
+  time_balance_alpha_ = params.get_real("AMR_PARAMS", "time_balance_alpha");
+  level_seconds_.assign(static_cast<std::size_t>(tree_.levelmax()) + 1, 0.0);
+  level_cells_.assign(static_cast<std::size_t>(tree_.levelmax()) + 1, 0.0);
   if (mesh_.distributed()) mesh_.classify_coarse_grid(tree_);
 }
 
@@ -240,7 +243,23 @@ void HydroSimulation<D>::restart(const io::RestartShare& share) {
 template <int D>
 void HydroSimulation<D>::balance_load() {
   if (!mesh_.distributed()) return;
-  mesh_.balance_decomposition(tree_, oct_cost_);
+  // seeds/000 eq. 12: each level's memory cost times 1 + alpha (c_local / c_average - 1), c the
+  // seconds per cell updated at that level since the last balance, clamped to [0.5, 2].
+  const std::size_t n = level_seconds_.size();
+  std::vector<double> sums(2 * n);
+  for (std::size_t l = 0; l < n; ++l) {
+    sums[l] = level_seconds_[l];
+    sums[n + l] = level_cells_[l];
+  }
+  MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM, mesh_.comm());
+  std::vector<double> cost(n, oct_cost_);
+  for (std::size_t l = 1; l < n; ++l) {
+    if (time_balance_alpha_ == 0.0 || level_cells_[l] == 0.0 || sums[n + l] == 0.0) continue;
+    cost[l] = oct_cost_ * parallel::time_blend_factor(time_balance_alpha_, level_seconds_[l] / level_cells_[l], sums[l] / sums[n + l]);
+  }
+  std::fill(level_seconds_.begin(), level_seconds_.end(), 0.0);
+  std::fill(level_cells_.begin(), level_cells_.end(), 0.0);
+  mesh_.balance_decomposition(tree_, cost);
   mesh_.redistribute(tree_);
 }
 
@@ -366,7 +385,10 @@ void HydroSimulation<D>::amr_step(int level, double dt, int icount) {
   }
   start = Clock::now();
   const auto before = hydro_.timing();
+  const auto godunov_start = Clock::now();
   hydro_.godunov(level, dt);
+  level_seconds_[static_cast<std::size_t>(level)] += std::chrono::duration<double>(Clock::now() - godunov_start).count();
+  level_cells_[static_cast<std::size_t>(level)] += static_cast<double>(tree_.octs_at_level(level).size() * Tree::cells_per_oct);
   exchange_reflux(level);
   const auto after = hydro_.timing();
   timers_.add_seconds("hydro - stencil lookup", after.stencil - before.stencil);

@@ -90,6 +90,10 @@ class HydroSimulation {
   double mass_sph_ = 0.0;
   long long nremap_ = 0;
   double oct_cost_ = 0.0;  // seeds/000 eq. 5
+  double time_balance_alpha_ = 0.0;
+  // Per level since the last load balance: seconds of domain-size-dependent work (Godunov and
+  // flagging) and cells updated, for the time blend of seeds/000 eq. 12.
+  std::vector<double> level_seconds_, level_cells_;
   double time_ = 0.0;
   long long step_ = 0;
   long long cell_updates_ = 0;

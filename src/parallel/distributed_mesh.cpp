@@ -74,7 +74,9 @@ void DistributedMesh<D, Key>::set_uniform_decomposition(const Tree& tree) {
 }
 
 template <int D, class Key>
-void DistributedMesh<D, Key>::balance_decomposition(const Tree& tree, double cost_per_oct) {
+void DistributedMesh<D, Key>::balance_decomposition(const Tree& tree, std::span<const double> cost_per_oct) {
+  KOSMO_REQUIRE(cost_per_oct.size() > static_cast<std::size_t>(tree.levelmax()),
+                "distributed mesh: balance_decomposition needs a cost per oct for levels 1.." << tree.levelmax());
   // Each oct's whole cost sits at its centre, the point that decides its owner, so the histogram
   // the walls are placed on counts exactly what each side of a wall will hold.
   std::vector<std::array<double, 3>> centres;
@@ -88,7 +90,7 @@ void DistributedMesh<D, Key>::balance_decomposition(const Tree& tree, double cos
       std::array<double, 3> p{0.0, 0.0, 0.0};
       for (int d = 0; d < D; ++d) p[d] = (static_cast<double>(c[d]) + 0.5) * width;
       centres.push_back(p);
-      costs.push_back(cost_per_oct);
+      costs.push_back(cost_per_oct[static_cast<std::size_t>(l)]);
     }
   }
   int finest_global = finest;

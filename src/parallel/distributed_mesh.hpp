@@ -75,8 +75,10 @@ class DistributedMesh {
   // known, and the one a restart on a new rank count starts from (seeds/000 §7.1).
   void set_uniform_decomposition(const Tree& tree);
   // Walls from the memory-weighted cost of every rank's owned octs (seeds/000 §2.2-2.3):
-  // `cost_per_oct` is eq. 5's w_grid. Collective. Call redistribute() next to move the octs.
-  void balance_decomposition(const Tree& tree, double cost_per_oct);
+  // `cost_per_oct[l]` is this rank's cost of one oct of level l (eq. 5's w_grid, times eq. 12's
+  // time-blend factor of the level when time_balance_alpha > 0). Collective. Call redistribute()
+  // next to move the octs.
+  void balance_decomposition(const Tree& tree, std::span<const double> cost_per_oct);
 
   // Rank owning oct o under the current decomposition.
   int owner(const Tree& tree, core::OctIndex o) const;

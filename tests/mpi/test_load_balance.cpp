@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/parameters.hpp"
 #include "driver/hydro_simulation.hpp"
@@ -64,6 +65,36 @@ TEST(LoadBalance, ClumpMemoryCostWithinFivePercent) {
   if (nrank > 1) {
     EXPECT_GT(sim.mesh().stats().redistributions, 1);
   }
+}
+
+// seeds/000 eq. 12: the octs of a rank whose cells cost twice as much (the factor a slow rank gets)
+// weigh double when the walls are placed again. With W = 2 n_0 + (n - n_0) the total cost, every
+// rank receives W / N of it, and the slow rank, whose new domain lies in its old one, holds
+// W / (2 N) octs.
+TEST(LoadBalance, DoubledCostOnOneRankHalvesItsShare) {
+  int nrank = 1, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &nrank);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(clump_namelist(), "clump.nml"), MPI_COMM_WORLD);
+  sim.initialise();
+  const double w_grid = parallel::memory_weights(3, sim.hydro().nvar()).w_grid;
+  long long before = 0, total = 0;
+  for (int l = 1; l <= sim.tree().levelmax(); ++l) before += static_cast<long long>(sim.tree().octs_at_level(l).size());
+  MPI_Allreduce(&before, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Bcast(&before, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);  // rank 0's count, everywhere
+  std::vector<double> cost(static_cast<std::size_t>(sim.tree().levelmax()) + 1, rank == 0 ? 2.0 * w_grid : w_grid);
+  sim.mesh().balance_decomposition(sim.tree(), cost);
+  sim.mesh().redistribute(sim.tree());
+  long long owned = 0;
+  for (int l = 1; l <= sim.tree().levelmax(); ++l) owned += static_cast<long long>(sim.tree().octs_at_level(l).size());
+  std::vector<long long> all(static_cast<std::size_t>(nrank));
+  MPI_Gather(&owned, 1, MPI_LONG_LONG, all.data(), 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  if (rank != 0 || nrank < 2) return;
+  const double expected = static_cast<double>(2 * before + (total - before)) / (2.0 * nrank);
+  std::printf("  %d ranks: the rank with doubled cost went from %lld to %lld octs (expected %.0f, %.1f %% off)\n", nrank, before,
+              all[0], expected, 100.0 * (static_cast<double>(all[0]) / expected - 1.0));
+  EXPECT_NEAR(static_cast<double>(all[0]) / expected, 1.0, 0.05);
+  EXPECT_LT(all[0], before);
 }
 
 }  // namespace
