@@ -5,45 +5,7 @@ import shutil
 import numpy as np
 
 import kosmo
-
-SEDOV = """&RUN_PARAMS
-hydro=.true.
-ndim=3
-nrestart={nrestart}
-/
-&AMR_PARAMS
-levelmin=3
-levelmax=5
-/
-&INIT_PARAMS
-nregion=2
-region_type(1)='square'
-region_type(2)='square'
-x_center=0.5,0.5
-y_center=0.5,0.5
-z_center=0.5,0.5
-length_x=10.0,0.1
-length_y=10.0,0.1
-length_z=10.0,0.1
-exp_region=10.0,2.0
-d_region=1.0,1.0
-p_region=1e-5,50.0
-/
-&OUTPUT_PARAMS
-noutput=3
-tout=0.0,0.004,0.008
-/
-&HYDRO_PARAMS
-gamma=1.4
-courant_factor=0.8
-slope_type=2
-riemann='hllc'
-/
-&REFINE_PARAMS
-err_grad_p=0.1
-interpol_type=2
-/
-"""
+from namelists import sedov3d
 
 
 def _sorted_cells(path):
@@ -56,13 +18,13 @@ def _sorted_cells(path):
 def test_restart_on_another_rank_count_continues_bit_for_bit(tmp_path, run_kosmo):
     whole = tmp_path / "whole"
     whole.mkdir()
-    (whole / "sedov.nml").write_text(SEDOV.format(nrestart=0))
+    (whole / "sedov.nml").write_text(sedov3d(run_params="nrestart=0"))
     run_kosmo(["run", "sedov.nml"], whole, nrank=2)
 
     restarted = tmp_path / "restarted"
     restarted.mkdir()
     shutil.copytree(whole / "output_00002", restarted / "output_00002")
-    (restarted / "sedov.nml").write_text(SEDOV.format(nrestart=2))
+    (restarted / "sedov.nml").write_text(sedov3d(run_params="nrestart=2"))
     result = run_kosmo(["run", "sedov.nml"], restarted, nrank=3)
     assert "Restarted from output_00002" in result.stdout
     assert not (restarted / "output_00001").exists()  # numbering continues after the restart output
@@ -76,7 +38,7 @@ def test_restart_on_another_rank_count_continues_bit_for_bit(tmp_path, run_kosmo
 
 
 def test_restart_from_a_missing_output_is_one_clear_error(tmp_path, run_kosmo):
-    (tmp_path / "sedov.nml").write_text(SEDOV.format(nrestart=5))
+    (tmp_path / "sedov.nml").write_text(sedov3d(run_params="nrestart=5"))
     result = run_kosmo(["run", "sedov.nml"], tmp_path, nrank=2, check=False)
     assert result.returncode != 0
     assert "output_00005/kosmo_00005.h5" in result.stderr and "does not exist" in result.stderr
