@@ -95,6 +95,9 @@ std::vector<ParameterSpec> build_schema() {
       string_key("RUN_PARAMS", "jobcontrolfile", "", {},
                  "a file checked after every coarse step: a line 'output' writes a snapshot, 'stop' writes one and ends "
                  "the run; the file is renamed <name>.done once read"),
+      logical_key("RUN_PARAMS", "memory_balance", true,
+                  "load balance on the memory cost of seeds/000 eq. 5 (w_grid per oct); .false. balances cell counts "
+                  "(RAMSES' classic cost). Without particles or sinks the two place the same walls"),
       integer_key("RUN_PARAMS", "nremap", 0, at_least(0),
                   "load balance every nremap coarse steps (0 = only once, after the initial mesh); octs migrate "
                   "to the owners of the new k-section walls"),
@@ -253,7 +256,11 @@ std::vector<ParameterSpec> build_schema() {
                "interval between outputs in expansion factor (0 = use aout only)"),
       string_key("OUTPUT_PARAMS", "outformat", "hdf5", {"hdf5", "ramses", "both"},
                  "snapshot format: 'hdf5' (kosmo's single file, read by restarts and kosmo.load), 'ramses' (RAMSES' "
-                 "binary amr_/hydro_ files, for yt, osyris, pynbody; restarts cannot read it yet) or 'both'"),
+                 "binary amr_/hydro_ files, for yt, osyris, pynbody; restarts read it with informat='ramses') or 'both'"),
+      string_key("OUTPUT_PARAMS", "informat", "hdf5", {"hdf5", "ramses"},
+                 "format nrestart reads: 'hdf5' (kosmo_NNNNN.h5, bit for bit) or 'ramses' (the amr_/hydro_NNNNN.outCCCCC "
+                 "files of kosmo or of a RAMSES hydro run, any number of files onto any number of ranks; primitive "
+                 "variables, so equal to the HDF5 restart to round-off)"),
       real_key("OUTPUT_PARAMS", "aend", 0.0, any_value(), "final expansion factor (0 = last entry of aout)"),
 
       // &UNITS_PARAMS: the cgs value of one code unit
@@ -277,7 +284,6 @@ std::vector<UnimplementedParameter> build_unimplemented() {
                              "cosmo",
                              "sink",
                              "rt",
-                             "memory_balance",
                              "use_fftw",
                              "dump_pk",
                              "gpu_hydro",
@@ -295,7 +301,7 @@ std::vector<UnimplementedParameter> build_unimplemented() {
   add(keys_of("REFINE_PARAMS", {"jeans_refine", "q_refine_holdback", "ivar_refine", "var_cut_refine",
                                 "mass_cut_refine"}));
   add(keys_of("BOUNDARY_PARAMS", {"no_inflow", "var_bound"}));
-  add(keys_of("OUTPUT_PARAMS", {"informat", "varcpu_chunk_nfile", "output_mode"}));
+  add(keys_of("OUTPUT_PARAMS", {"varcpu_chunk_nfile", "output_mode"}));
   // Well-known keys of the unimplemented blocks, so a misplaced key can be sent to its block.
   add(keys_of("POISSON_PARAMS", {"gravity_type", "gravity_params", "epsilon", "cg_levelmin", "cic_levelmax"}));
   add(keys_of("PHYSICS_PARAMS", {"cooling", "metal", "haardt_madau", "z_ave", "z_reion", "t_star", "n_star", "eps_star",
