@@ -429,8 +429,8 @@ TEST(ParameterErrors, UnknownKeyFarFromAnyNameListsTheKeys) {
 }
 
 TEST(ParameterErrors, UnknownKeyNearAnUnimplementedKey) {
-  expect_contains(load_error("&RUN_PARAMS memory_balanse=.true. /"),
-                  {"params.nml:1:", "&RUN_PARAMS", "'memory_balanse'", "did you mean 'memory_balance'", "not implement"});
+  expect_contains(load_error("&AMR_PARAMS mem_weight_prt=2 /"),
+                  {"params.nml:1:", "&AMR_PARAMS", "'mem_weight_prt'", "did you mean 'mem_weight_part'", "not implement"});
   expect_contains(load_error("&RUN_PARAMS nsubcyle=2 /"), {"params.nml:1:", "did you mean 'nsubcycle'?)"});
 }
 
