@@ -10,6 +10,7 @@
 #include "driver/hydro_simulation.hpp"
 #include "driver/job_control.hpp"
 #include "driver/mesh_report.hpp"
+#include "io/ramses_reader.hpp"
 #include "io/snapshot_reader.hpp"
 #include "io/snapshot_writer.hpp"
 #include "parallel/memory_usage.hpp"
@@ -33,7 +34,9 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   HydroSimulation<D> sim(params, comm);
   const auto nrestart = static_cast<int>(params.get_int("RUN_PARAMS", "nrestart"));
   if (nrestart > 0) {
-    sim.restart(io::read_restart_share(comm, ".", nrestart));
+    // &OUTPUT_PARAMS informat: kosmo's HDF5 snapshot (bit for bit) or RAMSES' binary files.
+    const bool ramses = params.get_string("OUTPUT_PARAMS", "informat") == "ramses";
+    sim.restart(ramses ? io::read_ramses_restart_share(comm, ".", nrestart) : io::read_restart_share(comm, ".", nrestart));
     if (rank == 0) log << " Restarted from " << io::output_directory_name(nrestart) << " at t=" << sim.time() << ", step " << sim.step() << "\n";
   } else {
     sim.initialise();

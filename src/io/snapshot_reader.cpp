@@ -53,6 +53,16 @@ class Hdf5SnapshotReader {
     run_collectively(comm_, [&] {
       H5Handle a = make(H5Aopen(object, name.c_str(), H5P_DEFAULT), H5Aclose, "open attribute " + where + ":" + name);
       H5Handle type = make(H5Aget_type(a.get()), H5Tclose, "get the type of " + where + ":" + name);
+      if (H5Tis_variable_str(type.get()) > 0) {  // the writer stores variable-length strings
+        H5Handle memory = make(H5Tcopy(H5T_C_S1), H5Tclose, "create a string type for " + where + ":" + name);
+        check(H5Tset_size(memory.get(), H5T_VARIABLE), "size a string type for " + where + ":" + name);
+        check(H5Tset_cset(memory.get(), H5Tget_cset(type.get())), "set the character set for " + where + ":" + name);
+        char* text = nullptr;
+        check(H5Aread(a.get(), memory.get(), &text), "read attribute " + where + ":" + name);
+        value = text ? text : "";
+        H5free_memory(text);
+        return;
+      }
       const std::size_t size = H5Tget_size(type.get());
       std::vector<char> text(size + 1, '\0');
       check(H5Aread(a.get(), type.get(), text.data()), "read attribute " + where + ":" + name);
