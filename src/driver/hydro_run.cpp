@@ -61,7 +61,8 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   int output_number = nrestart > 0 ? nrestart + 1 : 1;
   auto write_output = [&]() {
     const auto start = Clock::now();
-    write_mesh_snapshot(comm, sim.tree(), params, output_number, sim.time(), sim.step(), sim.outputs(), sim.mesh().ordering_name());
+    write_mesh_snapshot(comm, sim.tree(), params, output_number, sim.time(), sim.step(), sim.outputs(), sim.mesh().ordering_name(),
+                        sim.mesh().ksection_walls(), sim.mesh().hilbert_bounds());
     schedule.record(sim.time());
     if (rank == 0) log << " Output written: " << io::output_directory_name(output_number) << " at t=" << sim.time() << "\n" << std::flush;
     ++output_number;

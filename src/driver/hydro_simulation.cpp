@@ -243,10 +243,16 @@ void HydroSimulation<D>::restart(const io::RestartShare& share) {
       }
     }
   }
+  // seeds/000 §7.1: on the rank count and ordering that wrote the file, keep its walls (the fast
+  // path: the octs go straight to their old owners and no balance follows); otherwise start from
+  // a geometric decomposition and balance at once.
+  const bool same_decomposition =
+      m.ncpu == mesh_.nrank() && m.ordering == mesh_.ordering_name() && mesh_.adopt_decomposition(tree_, m.ksection_walls, m.hilbert_bounds);
   mesh_.scatter_octs(tree_, levels, keys, values);
   time_ = m.time;
   step_ = m.step;
-  if (mesh_.distributed()) balance_load();
+  restarted_in_place_ = same_decomposition;
+  if (mesh_.distributed() && !same_decomposition) balance_load();
   timers_.add("restart", start);
 }
 

@@ -44,6 +44,9 @@ class HydroSimulation {
   // number of ranks wrote it; the octs go to their owners and the load is balanced at once
   // (seeds/000 §7.1). Collective.
   void restart(const io::RestartShare& share);
+  // True after a restart that kept the decomposition stored in the snapshot (same rank count and
+  // ordering), false after one that placed new walls.
+  bool restarted_in_place() const { return restarted_in_place_; }
   // Largest coarse time step the Courant condition allows on every level, given nsubcycle.
   // Collective.
   double courant_time_step() const;
@@ -89,6 +92,7 @@ class HydroSimulation {
   hydro::GradientCriteria gradients_;
   double mass_sph_ = 0.0;
   long long nremap_ = 0;
+  bool restarted_in_place_ = false;
   double oct_cost_ = 0.0;  // seeds/000 eq. 5
   double time_balance_alpha_ = 0.0;
   // Per level since the last load balance: seconds of domain-size-dependent work (Godunov and

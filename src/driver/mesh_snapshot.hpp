@@ -106,7 +106,8 @@ inline std::vector<io::ParameterRecord> snapshot_parameters(const core::Paramete
 template <int D, class Key>
 void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const core::ParameterSet& params, int output_number,
                          double time, long long step, const std::vector<DerivedOutput>& derived = {},
-                         const std::string& ordering = "") {
+                         const std::string& ordering = "", std::vector<double> ksection_walls = {},
+                         std::vector<std::uint64_t> hilbert_bounds = {}) {
   const bool distributed = !ordering.empty();
   int rank = 0, nrank = 1;
   MPI_Comm_rank(comm, &rank);
@@ -128,6 +129,8 @@ void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const
   meta.unit_d = params.get_real("UNITS_PARAMS", "units_density");
   meta.unit_t = params.get_real("UNITS_PARAMS", "units_time");
   meta.ordering = distributed ? ordering : "morton";
+  meta.ksection_walls = std::move(ksection_walls);
+  meta.hilbert_bounds = std::move(hilbert_bounds);
   meta.fields = snapshot_fields(tree, derived);
   meta.restart_fields = snapshot_restart_fields(tree);
   meta.parameters = snapshot_parameters(params);

@@ -47,7 +47,12 @@ struct SnapshotMeta {
   int ncpu = 1;                // number of MPI ranks that wrote the file
   // Units (RAMSES &UNITS_PARAMS): cgs value of one code unit.
   double unit_l = 1.0, unit_d = 1.0, unit_t = 1.0;
-  std::string ordering = "none";  // decomposition ordering; 'ksection' / 'hilbert' once MPI lands
+  std::string ordering = "none";  // decomposition ordering: 'morton' (one rank), 'ksection', 'hilbert_skilling'
+  // The decomposition that wrote the file (seeds/000 §7.1): a restart on the same number of ranks
+  // with the same ordering adopts it instead of balancing afresh. K-section: every node's walls in
+  // node order (KSectionTree::all_walls); Hilbert: bound keys 0..ncpu. Empty when not distributed.
+  std::vector<double> ksection_walls;
+  std::vector<std::uint64_t> hilbert_bounds;
   std::vector<FieldDescription> fields;
   std::vector<FieldDescription> restart_fields;  // the registry's fields marked in_restarts
   std::vector<ParameterRecord> parameters;

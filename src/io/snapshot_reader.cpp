@@ -84,6 +84,18 @@ class Hdf5SnapshotReader {
     });
     return values;
   }
+  // A whole 1-D dataset, read by every rank.
+  template <class T>
+  std::vector<T> column(hid_t parent, const std::string& where, const std::string& name, hid_t memory_type) {
+    std::vector<T> values;
+    run_collectively(comm_, [&] {
+      H5Handle d = make(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose, "open " + where + "/" + name);
+      H5Handle space = make(H5Dget_space(d.get()), H5Sclose, "get the dataspace of " + where + "/" + name);
+      values.resize(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get())));
+      if (!values.empty()) check(H5Dread(d.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "read " + where + "/" + name);
+    });
+    return values;
+  }
   // Rows [first, first + count) of a 2-D dataset with `columns` columns, read collectively.
   void rows(hid_t parent, const std::string& where, const std::string& name, hid_t memory_type, hsize_t first, hsize_t count,
             hsize_t columns, void* out) {
@@ -168,6 +180,13 @@ RestartShare read_restart_share(MPI_Comm comm, const std::string& directory, int
     KOSMO_REQUIRE(file.has(root, "restart_fields"),
                   "restart: '" << path << "' holds no restart data (written before kosmo wrote restart fields)");
   });
+  if (file.has(root, "decomposition")) {
+    H5Handle group = file.group(root, "decomposition");
+    if (file.has(group.get(), "ksection_walls"))
+      meta.ksection_walls = file.column<double>(group.get(), "/decomposition", "ksection_walls", H5T_NATIVE_DOUBLE);
+    if (file.has(group.get(), "hilbert_bounds"))
+      meta.hilbert_bounds = file.column<std::uint64_t>(group.get(), "/decomposition", "hilbert_bounds", H5T_NATIVE_UINT64);
+  }
   {
     H5Handle names = file.group(root, "restart_fields");
     share.restart_field_names = file.string_column(names.get(), "/restart_fields", "name");

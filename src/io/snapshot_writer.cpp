@@ -411,6 +411,16 @@ void write_hdf5(MPI_Comm comm, const std::string& path, const SnapshotMeta& meta
                 exponents.data());
     file.close_group(group, "/fields");
   }
+  if (!meta.ksection_walls.empty() || !meta.hilbert_bounds.empty()) {
+    H5Handle group = file.create_group(root, "decomposition", "/decomposition");
+    if (!meta.ksection_walls.empty())
+      file.column(group.get(), "/decomposition", "ksection_walls", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, meta.ksection_walls.size(),
+                  meta.ksection_walls.data());
+    if (!meta.hilbert_bounds.empty())
+      file.column(group.get(), "/decomposition", "hilbert_bounds", H5T_STD_U64LE, H5T_NATIVE_UINT64, meta.hilbert_bounds.size(),
+                  meta.hilbert_bounds.data());
+    file.close_group(group, "/decomposition");
+  }
   if (!meta.restart_fields.empty()) {
     // Names of the restart datasets under every level_NN/restart/, in the order a restart reads them.
     H5Handle group = file.create_group(root, "restart_fields", "/restart_fields");

@@ -114,6 +114,40 @@ void DistributedMesh<D, Key>::balance_decomposition(const Tree& tree, std::span<
 }
 
 template <int D, class Key>
+std::vector<double> DistributedMesh<D, Key>::ksection_walls() const {
+  if (nrank_ == 1 || hilbert_ || !has_decomposition_) return {};
+  return {decomposition_.all_walls().begin(), decomposition_.all_walls().end()};
+}
+
+template <int D, class Key>
+std::vector<std::uint64_t> DistributedMesh<D, Key>::hilbert_bounds() const {
+  if (nrank_ == 1 || !hilbert_) return {};
+  return hilbert_->bounds();
+}
+
+template <int D, class Key>
+bool DistributedMesh<D, Key>::adopt_decomposition(const Tree& tree, std::span<const double> ksection_walls,
+                                                  std::span<const std::uint64_t> hilbert_bounds) {
+  if (nrank_ == 1) return false;
+  const Box domain = domain_box(tree);
+  UniformCostSource uniform;
+  if (use_hilbert_) {
+    if (hilbert_bounds.size() != static_cast<std::size_t>(nrank_) + 1) return false;
+    hilbert_ = HilbertDecomposition::from_bounds(domain, {hilbert_bounds.begin(), hilbert_bounds.end()});
+    decomposition_ = KSectionTree::build(nrank_, domain, uniform);  // routes the hierarchical backend only
+  } else {
+    if (ksection_walls.empty()) return false;
+    try {
+      decomposition_ = KSectionTree::from_walls(nrank_, domain, ksection_walls);
+    } catch (const Error&) {
+      return false;  // written for another rank count or domain
+    }
+  }
+  has_decomposition_ = true;
+  return true;
+}
+
+template <int D, class Key>
 int DistributedMesh<D, Key>::owner(const Tree& tree, core::OctIndex o) const {
   const auto c = tree.coordinates(o);
   const double width = 2.0 * tree.cell_size(tree.level(o));

@@ -80,6 +80,14 @@ class DistributedMesh {
   // next to move the octs.
   void balance_decomposition(const Tree& tree, std::span<const double> cost_per_oct);
 
+  // The decomposition as a checkpoint stores it (KSectionTree::all_walls or Hilbert bound keys),
+  // and adopting a stored one: a restart on the same rank count with the same ordering keeps the
+  // walls it was written with (seeds/000 §7.1). adopt_* returns false when the stored one does not
+  // fit this run (another ordering, rank count or domain); the caller then balances afresh.
+  std::vector<double> ksection_walls() const;
+  std::vector<std::uint64_t> hilbert_bounds() const;
+  bool adopt_decomposition(const Tree& tree, std::span<const double> ksection_walls, std::span<const std::uint64_t> hilbert_bounds);
+
   // Rank owning oct o under the current decomposition.
   int owner(const Tree& tree, core::OctIndex o) const;
 

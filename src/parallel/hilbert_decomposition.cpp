@@ -18,6 +18,13 @@ HilbertDecomposition::HilbertDecomposition(const Box& domain, std::vector<std::u
   side_ = std::max({domain.extent(0), domain.extent(1), domain.extent(2)});
 }
 
+HilbertDecomposition HilbertDecomposition::from_bounds(const Box& domain, std::vector<std::uint64_t> bounds) {
+  KOSMO_REQUIRE(bounds.size() >= 2 && bounds.front() == 0 && bounds.back() == key_count &&
+                    std::is_sorted(bounds.begin(), bounds.end()),
+                "Hilbert decomposition: stored bound keys are not a sorted cover of the curve");
+  return HilbertDecomposition(domain, std::move(bounds));
+}
+
 std::uint64_t HilbertDecomposition::key(std::array<double, 3> point) const {
   std::array<std::uint32_t, 3> cell{};
   const double cells = static_cast<double>(1u << order);

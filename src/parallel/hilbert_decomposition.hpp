@@ -28,6 +28,9 @@ class HilbertDecomposition {
   static HilbertDecomposition balanced(MPI_Comm comm, const Box& domain, std::span<const std::array<double, 3>> points,
                                        std::span<const double> costs);
 
+  // Bounds read back from a checkpoint (bound_key(0..nrank)). No MPI.
+  static HilbertDecomposition from_bounds(const Box& domain, std::vector<std::uint64_t> bounds);
+
   int nrank() const { return static_cast<int>(bounds_.size()) - 1; }
   const Box& domain() const { return domain_; }
   // bound_key(0..nrank), as RAMSES writes them to the info file's DOMAIN table.

@@ -80,16 +80,7 @@ KSectionTree KSectionTree::build(int nrank, const Box& domain, CostSource& cost,
   const auto nodes = static_cast<std::size_t>(ksection_node_count(tree.splits_));
   tree.level_.reserve(nodes);
   tree.box_.reserve(nodes);
-  auto add_node = [&tree](int level, const Box& box, int rank_min, int rank_max) {
-    tree.level_.push_back(level);
-    tree.box_.push_back(box);
-    tree.rank_min_.push_back(rank_min);
-    tree.rank_max_.push_back(rank_max);
-    tree.first_child_.push_back(-1);
-    tree.axis_.push_back(-1);
-    tree.wall_offset_.push_back(-1);
-  };
-  add_node(0, domain, 0, nrank - 1);
+  tree.add_node(0, domain, 0, nrank - 1);
 
   const int resolution = settings.bins_per_domain;
   std::vector<HistogramRequest> requests;
@@ -120,29 +111,78 @@ KSectionTree KSectionTree::build(int nrank, const Box& domain, CostSource& cost,
       const std::vector<int> edges = place_walls(std::span<const double>(costs).subspan(offset, request.bins), k,
                                                  settings.tolerance, tree.report_);
       offset += request.bins;
-      const Box parent = tree.box_[node];
-      const long long base = lattice_index(domain, axis, resolution, parent.lo[axis]);
-      tree.axis_[node] = axis;
-      tree.wall_offset_[node] = static_cast<int>(tree.walls_.size());
-      tree.walls_.push_back(parent.lo[axis]);
-      for (int j = 1; j < k; ++j) tree.walls_.push_back(lattice_coordinate(domain, axis, resolution, base + edges[j]));
-      tree.walls_.push_back(parent.hi[axis]);
-      tree.first_child_[node] = static_cast<int>(tree.level_.size());
-      const int ranks_per_child = (tree.rank_max_[node] - tree.rank_min_[node] + 1) / k;
-      for (int j = 0; j < k; ++j) {
-        Box child = parent;
-        child.lo[axis] = tree.walls_[tree.wall_offset_[node] + j];
-        child.hi[axis] = tree.walls_[tree.wall_offset_[node] + j + 1];
-        const int first_rank = tree.rank_min_[node] + j * ranks_per_child;
-        add_node(level + 1, child, first_rank, first_rank + ranks_per_child - 1);
-      }
+      const long long base = lattice_index(domain, axis, resolution, tree.box_[node].lo[axis]);
+      std::vector<double> interior;
+      for (int j = 1; j < k; ++j) interior.push_back(lattice_coordinate(domain, axis, resolution, base + edges[j]));
+      tree.split_node(node, axis, interior);
     }
     level_begin = level_end;
     level_end = static_cast<int>(tree.level_.size());
   }
+  tree.index_leaves();
+  return tree;
+}
+
+void KSectionTree::add_node(int level, const Box& box, int rank_min, int rank_max) {
+  level_.push_back(level);
+  box_.push_back(box);
+  rank_min_.push_back(rank_min);
+  rank_max_.push_back(rank_max);
+  first_child_.push_back(-1);
+  axis_.push_back(-1);
+  wall_offset_.push_back(-1);
+}
+
+void KSectionTree::split_node(int node, int axis, std::span<const double> interior_walls) {
+  const int k = static_cast<int>(interior_walls.size()) + 1;
+  const Box parent = box_[node];
+  axis_[node] = axis;
+  wall_offset_[node] = static_cast<int>(walls_.size());
+  walls_.push_back(parent.lo[axis]);
+  walls_.insert(walls_.end(), interior_walls.begin(), interior_walls.end());
+  walls_.push_back(parent.hi[axis]);
+  first_child_[node] = static_cast<int>(level_.size());
+  const int ranks_per_child = (rank_max_[node] - rank_min_[node] + 1) / k;
+  for (int j = 0; j < k; ++j) {
+    Box child = parent;
+    child.lo[axis] = walls_[wall_offset_[node] + j];
+    child.hi[axis] = walls_[wall_offset_[node] + j + 1];
+    const int first_rank = rank_min_[node] + j * ranks_per_child;
+    add_node(level_[node] + 1, child, first_rank, first_rank + ranks_per_child - 1);
+  }
+}
+
+void KSectionTree::index_leaves() {
   // Leaves in node order are ranks 0..N-1 because children are stored contiguously in order.
-  tree.leaf_of_rank_.assign(nrank, -1);
-  for (int node = level_begin; node < level_end; ++node) tree.leaf_of_rank_[tree.rank_min_[node]] = node;
+  leaf_of_rank_.assign(nrank_, -1);
+  for (int node = 0; node < node_count(); ++node)
+    if (is_leaf(node)) leaf_of_rank_[rank_min_[node]] = node;
+}
+
+KSectionTree KSectionTree::from_walls(int nrank, const Box& domain, std::span<const double> walls) {
+  KOSMO_REQUIRE(nrank >= 1, "k-section tree: the number of ranks must be >= 1, got " << nrank);
+  KSectionTree tree;
+  tree.nrank_ = nrank;
+  tree.domain_ = domain;
+  tree.splits_ = splitting_sequence(nrank);
+  tree.add_node(0, domain, 0, nrank - 1);
+  std::size_t at = 0;
+  int level_begin = 0, level_end = 1;
+  for (int level = 0; level < tree.tree_levels(); ++level) {
+    const int k = tree.splits_[level];
+    for (int node = level_begin; node < level_end; ++node) {
+      const int axis = longest_axis(tree.box_[node]);
+      KOSMO_REQUIRE(at + static_cast<std::size_t>(k) + 1 <= walls.size() && walls[at] == tree.box_[node].lo[axis] &&
+                        walls[at + static_cast<std::size_t>(k)] == tree.box_[node].hi[axis],
+                    "k-section tree: the stored walls do not describe a k-section of this domain for " << nrank << " ranks");
+      tree.split_node(node, axis, walls.subspan(at + 1, static_cast<std::size_t>(k - 1)));
+      at += static_cast<std::size_t>(k) + 1;
+    }
+    level_begin = level_end;
+    level_end = tree.node_count();
+  }
+  KOSMO_REQUIRE(at == walls.size(), "k-section tree: " << walls.size() - at << " stored walls left over");
+  tree.index_leaves();
   return tree;
 }
 

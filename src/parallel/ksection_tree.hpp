@@ -64,6 +64,10 @@ class KSectionTree {
   // Builds the tree for `nrank` ranks over `domain`, placing walls level by level, top to bottom,
   // with histograms from `cost` (seeds/000 §2.2).
   static KSectionTree build(int nrank, const Box& domain, CostSource& cost, const WallSettings& settings = {});
+  // The tree whose walls, in node order with each node's box ends (all_walls() of a built tree),
+  // are `walls`: a decomposition read back from a checkpoint (seeds/000 §7.1's same-N fast path).
+  static KSectionTree from_walls(int nrank, const Box& domain, std::span<const double> walls);
+  std::span<const double> all_walls() const { return walls_; }
 
   int nrank() const { return nrank_; }
   const std::vector<int>& splits() const { return splits_; }
@@ -101,6 +105,10 @@ class KSectionTree {
   std::vector<std::int32_t> owner_map(int grid) const;
 
  private:
+  void add_node(int level, const Box& box, int rank_min, int rank_max);
+  void split_node(int node, int axis, std::span<const double> interior_walls);
+  void index_leaves();
+
   int nrank_ = 1;
   Box domain_;
   std::vector<int> splits_;

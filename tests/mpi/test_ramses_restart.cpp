@@ -73,7 +73,8 @@ class RamsesRestartTest : public ::testing::Test {
 
 void write(const Sim& sim, MPI_Comm comm, int number) {
   driver::write_mesh_snapshot(comm, sim.tree(), core::ParameterSet::from_text(sedov("ksection"), "ramses_restart.nml"), number,
-                              sim.time(), sim.step(), sim.outputs(), sim.mesh().ordering_name());
+                              sim.time(), sim.step(), sim.outputs(), sim.mesh().ordering_name(),
+                              sim.mesh().ksection_walls(), sim.mesh().hilbert_bounds());
 }
 
 // Same leaf cells (level and position), and per conservative variable the max-norm difference over

@@ -65,7 +65,8 @@ class RestartTest : public ::testing::Test {
 
 void write(const Sim& sim, MPI_Comm comm, int number) {
   driver::write_mesh_snapshot(comm, sim.tree(), core::ParameterSet::from_text(sedov("ksection"), "restart.nml"), number, sim.time(),
-                              sim.step(), sim.outputs(), sim.mesh().ordering_name());
+                              sim.step(), sim.outputs(), sim.mesh().ordering_name(),
+                        sim.mesh().ksection_walls(), sim.mesh().hilbert_bounds());
 }
 
 void expect_identical(const std::vector<Cell>& a, const std::vector<Cell>& b, const char* what) {
@@ -114,6 +115,13 @@ TEST_F(RestartTest, ContinuesBitForBitOnAnyRankCount) {
       EXPECT_EQ(share.meta.ncpu, p);
       EXPECT_EQ(share.meta.step, kHalf);
       again.restart(share);
+      // Same rank count and ordering: the stored walls are kept and no balance follows (§7.1).
+      EXPECT_EQ(again.restarted_in_place(), p > 1);
+      if (p > 1) {
+        EXPECT_EQ(again.mesh().ksection_walls(), share.meta.ksection_walls);
+        EXPECT_EQ(again.mesh().hilbert_bounds(), share.meta.hilbert_bounds);
+        EXPECT_EQ(again.mesh().stats().redistributions, 1);  // the scatter, and nothing more
+      }
       EXPECT_EQ(again.step(), kHalf);
       steps(again, kHalf);
       const auto cells = leaves(again, MPI_COMM_WORLD);
@@ -130,6 +138,7 @@ TEST_F(RestartTest, ContinuesBitForBitOnAnyRankCount) {
     {
       Sim many(other, MPI_COMM_WORLD);
       many.restart(io::read_restart_share(MPI_COMM_WORLD, ".", 2));
+      EXPECT_FALSE(many.restarted_in_place());
       steps(many, kHalf);
       const auto cells = leaves(many, MPI_COMM_WORLD);
       if (world_rank() == 0) expect_identical(reference, cells, "written on 1, restarted on P");

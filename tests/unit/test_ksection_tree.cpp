@@ -3,6 +3,7 @@
 // placement by cumulative cost (§2.2, eq. 3), and the memory-weighted cost of §2.3 (eqs. 4-5).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -254,4 +255,31 @@ TEST(KSectionTreeQueries, RanksOverlappingABoxMatchBruteForce) {
       ASSERT_EQ(tree.ranks_overlapping(query), expected) << "nrank " << nrank << " trial " << trial;
     }
   }
+}
+
+TEST(KSectionTree, RebuiltFromItsWallsIsTheSameTree) {
+  // What a checkpoint stores (all_walls) must give back the same decomposition on a restart.
+  const int g = 48;
+  const std::vector<double> weight = clustered_load(g, random_clusters(5));
+  GridCostSource cost(weight, g);
+  for (int nrank : {1, 7, 12, 60}) {
+    const KSectionTree tree = KSectionTree::build(nrank, Box{}, cost, {g, 0.05});
+    const KSectionTree again = KSectionTree::from_walls(nrank, Box{}, tree.all_walls());
+    ASSERT_EQ(again.node_count(), tree.node_count());
+    EXPECT_TRUE(std::equal(tree.all_walls().begin(), tree.all_walls().end(), again.all_walls().begin(), again.all_walls().end()));
+    for (int r = 0; r < nrank; ++r) {
+      const Box& a = tree.box(tree.leaf_of_rank(r));
+      const Box& b = again.box(again.leaf_of_rank(r));
+      for (int d = 0; d < 3; ++d) {
+        EXPECT_EQ(a.lo[d], b.lo[d]);
+        EXPECT_EQ(a.hi[d], b.hi[d]);
+      }
+    }
+  }
+  // Walls of another rank count, or altered ends, are refused.
+  const KSectionTree twelve = KSectionTree::build(12, Box{}, cost, {g, 0.05});
+  EXPECT_THROW(KSectionTree::from_walls(8, Box{}, twelve.all_walls()), kosmo::Error);
+  std::vector<double> broken(twelve.all_walls().begin(), twelve.all_walls().end());
+  broken.front() = 0.25;
+  EXPECT_THROW(KSectionTree::from_walls(12, Box{}, broken), kosmo::Error);
 }
