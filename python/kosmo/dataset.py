@@ -10,7 +10,7 @@ import pathlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, BinaryIO, Iterator, Sequence
 
 import h5py
 import numpy as np
@@ -30,9 +30,11 @@ class FieldInfo:
     comoving_exponent: int
 
 
-class Cells(Mapping):
-    """Leaf cells as named numpy arrays, by attribute (``cells.density``) or item
-    (``cells["density"]``). Keys: ``x y z dx level`` and then every stored field."""
+class _Columns(Mapping):
+    """Named numpy arrays of equal length, by attribute (``table.density``) or item
+    (``table["density"]``)."""
+
+    _what = "array"
 
     def __init__(self, arrays: dict[str, np.ndarray]):
         self._arrays = dict(arrays)
@@ -41,7 +43,7 @@ class Cells(Mapping):
         try:
             return self._arrays[name]
         except KeyError:
-            raise KeyError(f"no cell array {name!r}; available: {', '.join(self._arrays)}") from None
+            raise KeyError(f"no {self._what} {name!r}; available: {', '.join(self._arrays)}") from None
 
     def __getattr__(self, name: str) -> np.ndarray:
         if name.startswith("_"):
@@ -49,7 +51,7 @@ class Cells(Mapping):
         try:
             return self._arrays[name]
         except KeyError:
-            raise AttributeError(f"no cell array {name!r}; available: {', '.join(self._arrays)}") from None
+            raise AttributeError(f"no {self._what} {name!r}; available: {', '.join(self._arrays)}") from None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._arrays)
@@ -60,13 +62,56 @@ class Cells(Mapping):
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(self._arrays))
 
+    def _rows(self) -> int:
+        first = next(iter(self._arrays.values()), None)
+        return 0 if first is None else int(first.shape[0])
+
+
+class Cells(_Columns):
+    """Leaf cells as named numpy arrays, by attribute (``cells.density``) or item
+    (``cells["density"]``). Keys: ``x y z dx level`` and then every stored field."""
+
+    _what = "cell array"
+
     @property
     def ncells(self) -> int:
         """Number of leaf cells."""
-        return int(self._arrays["x"].size)
+        return self._rows()
 
     def __repr__(self) -> str:
         return f"<kosmo.Cells: {self.ncells} leaf cells; {', '.join(self._arrays)}>"
+
+
+#: Particle arrays and their types, in the order RAMSES' part_ files hold them (x y z, velocities,
+#: mass, identity, level, family). Positions in code length, velocities in code velocity.
+PARTICLE_ARRAYS: dict[str, Any] = {
+    "x": np.float64, "y": np.float64, "z": np.float64,
+    "vx": np.float64, "vy": np.float64, "vz": np.float64,
+    "mass": np.float64, "id": np.int64, "level": np.int32, "family": np.int8,
+}
+
+
+class Particles(_Columns):
+    """Particles as named numpy arrays: ``x y z vx vy vz mass id level family``.
+
+    kosmo has no particle module yet, so snapshots hold no particles and every array has length
+    0 (with its final dtype). The container exists now so that analysis scripts can be written
+    against it (``len(ds.particles.x)``, ``ds.particles.mass.sum()``); it fills when the
+    particle module lands and the snapshot grows a particle group."""
+
+    _what = "particle array"
+
+    @classmethod
+    def empty(cls) -> "Particles":
+        return cls({name: np.zeros(0, dtype=dtype) for name, dtype in PARTICLE_ARRAYS.items()})
+
+    @property
+    def nparticles(self) -> int:
+        """Number of particles (0 until kosmo has particles)."""
+        return self._rows()
+
+    def __repr__(self) -> str:
+        return f"<kosmo.Particles: {self.nparticles} particles; {', '.join(self._arrays)}>"
 
 
 # --------------------------------------------------------------------------------------------
@@ -144,12 +189,25 @@ class _LevelLeaves:
     cell_index: np.ndarray  # (nleaf, ndim) int64
 
 
-class Dataset:
-    """One kosmo snapshot. Metadata is read at once; ``cells`` is read on first use."""
+Region = Sequence[Sequence[float]]
 
-    def __init__(self, filename: str | pathlib.Path):
-        self.filename = pathlib.Path(filename)
-        with h5py.File(self.filename, "r") as f:
+
+class Dataset:
+    """One kosmo snapshot. Metadata is read at once; ``cells`` is read on first use.
+
+    ``levels`` and ``region`` restrict what ``cells`` reads (see :func:`load`); ``source`` is a
+    path or a binary file-like object that h5py can open (``read``/``readinto``, ``seek``,
+    ``tell``), e.g. a remote file from fsspec, where reading fewer bytes matters most."""
+
+    def __init__(self, source: str | pathlib.Path | BinaryIO, levels: int | None = None,
+                 region: Region | None = None):
+        if hasattr(source, "read"):
+            self._source: Any = source
+            self.filename = pathlib.Path(str(getattr(source, "name", "<file object>")))
+        else:
+            self._source = pathlib.Path(source)
+            self.filename = self._source
+        with self._open() as f:
             attrs = f.attrs
             if _as_str(attrs.get("format", "")) != "kosmo":
                 raise ValueError(f"{self.filename} is not a kosmo snapshot (no format='kosmo' attribute)")
@@ -203,8 +261,35 @@ class Dataset:
             self._octs = {
                 level: int(f[_level_group(level)].attrs["noct"]) for level in range(1, self.levelmax + 1)
             }
+        if levels is not None:
+            levels = int(levels)
+            if not 1 <= levels <= self.levelmax:
+                raise ValueError(f"levels must lie in 1..{self.levelmax} (levelmax), got {levels}")
+        #: Deepest level read (levelmax for a full load); cells at this level count as leaves.
+        self.levels = self.levelmax if levels is None else levels
+        #: ((x0, x1), (y0, y1), (z0, z1)) in code length, or None for the whole box.
+        self.region = None if region is None else self._check_region(region)
         self._cells: Cells | None = None
         self._leaves: list[_LevelLeaves] = []
+        self._particles = Particles.empty()
+
+    def _open(self) -> h5py.File:
+        if not isinstance(self._source, pathlib.Path):
+            self._source.seek(0)
+        return h5py.File(self._source, "r")
+
+    def _check_region(self, region: Region) -> tuple[tuple[float, float], ...]:
+        """The region as three (low, high) pairs; axes a 1-D or 2-D run lacks may be omitted
+        (they then span the whole box)."""
+        pairs = [tuple(float(v) for v in pair) for pair in region]
+        if not self.ndim <= len(pairs) <= 3 or any(len(pair) != 2 for pair in pairs):
+            raise ValueError(f"region must be {self.ndim} to 3 (low, high) pairs, got {region!r}")
+        box = self.box_size
+        pairs += [(0.0, float(box[axis])) for axis in range(len(pairs), 3)]
+        for axis, (low, high) in enumerate(pairs):
+            if not low <= high:
+                raise ValueError(f"region along {_COORDINATES[axis]}: low {low} > high {high}")
+        return tuple(pairs)  # type: ignore[return-value]
 
     # ---- geometry ---------------------------------------------------------------------------
 
@@ -224,10 +309,38 @@ class Dataset:
     @property
     def cells(self) -> Cells:
         """Leaf cells: positions x, y, z (cell centres, code length, 0..box size; absent axes of
-        1-D and 2-D runs hold the box centre), dx, level, and every stored field."""
+        1-D and 2-D runs hold the box centre), dx, level, and every stored field. With
+        ``levels``/``region`` (see :func:`load`) only the selected leaf cells."""
         if self._cells is None:
             self._cells = self._read_leaf_cells()
         return self._cells
+
+    @property
+    def particles(self) -> Particles:
+        """Particles ``x y z vx vy vz mass id level family``: empty (length-0 arrays) until kosmo
+        has a particle module; snapshots do not store particles yet."""
+        return self._particles
+
+    def _intersects(self, low: np.ndarray, size: float) -> np.ndarray:
+        """Which boxes [low, low + size) (rows of ``low``, one column per dimension) meet the
+        region. A box meets the interval [x0, x1] when low < x1 and low + size > x0; for a
+        degenerate interval (x0 == x1, a plane) when low <= x0 < low + size, so a point on a face
+        belongs to the upper box as in slice_plot."""
+        assert self.region is not None
+        inside = np.ones(len(low), dtype=bool)
+        for axis in range(self.ndim):
+            x0, x1 = self.region[axis]
+            lo = low[:, axis]
+            if x0 == x1:
+                inside &= (lo <= x0) & (lo + size > x0)
+            else:
+                inside &= (lo < x1) & (lo + size > x0)
+        if self.ndim < 3:  # absent axes span the box; the region must reach into it
+            box = self.box_size
+            for axis in range(self.ndim, 3):
+                x0, x1 = self.region[axis]
+                inside &= (x0 <= box[axis]) & (x1 >= 0.0)
+        return inside
 
     def _read_leaf_cells(self) -> Cells:
         ndim, ncell = self.ndim, 2**self.ndim
@@ -238,20 +351,39 @@ class Dataset:
         values: dict[str, list[np.ndarray]] = {name: [] for name in self.fields}
         self._leaves = []
         start = 0
-        with h5py.File(self.filename, "r") as f:
-            for level in range(1, self.levelmax + 1):
-                group = f[_level_group(level)]
-                if self._octs[level] == 0:
+        with self._open() as f:
+            for level in range(1, self.levels + 1):
+                noct = self._octs[level]
+                if noct == 0:
                     continue
-                octs = group["oct_coordinates"][()].reshape(-1, ndim).astype(np.int64)
-                leaf = group["son_flags"][()].reshape(-1, ncell) == 0  # (noct, ncell)
-                cell_index = (2 * octs[:, None, :] + bits[None, :, :])[leaf]  # (nleaf, ndim)
+                group = f[_level_group(level)]
                 dx = self.cell_size(level)
+                # oct_coordinates is the smallest per-oct dataset: read it whole, then pick rows.
+                octs = group["oct_coordinates"][()].reshape(-1, ndim).astype(np.int64)
+                rows = None  # None: every row
+                if self.region is not None:
+                    rows = np.flatnonzero(self._intersects(2.0 * dx * octs, 2.0 * dx))
+                    octs = octs[rows]
+                if level == self.levels:  # deepest level read: every cell counts as a leaf
+                    leaf = np.ones((len(octs), ncell), dtype=bool)
+                else:
+                    leaf = _read_rows(group["son_flags"], rows, noct).reshape(-1, ncell) == 0
+                cell_index = 2 * octs[:, None, :] + bits[None, :, :]  # (noct, ncell, ndim)
+                if self.region is not None:
+                    leaf &= self._intersects(dx * cell_index.reshape(-1, ndim), dx).reshape(leaf.shape)
+                # Field rows of a region load: only octs holding at least one selected leaf cell.
+                # A full level is read whole (one contiguous read) unless it has no leaf at all.
+                keep = leaf.any(axis=1)
+                if not keep.any():
+                    continue
+                if rows is not None and not keep.all():
+                    rows, leaf, cell_index = rows[keep], leaf[keep], cell_index[keep]
+                cell_index = cell_index[leaf]  # (nleaf, ndim)
                 positions.append((cell_index + 0.5) * dx)
                 sizes.append(np.full(len(cell_index), dx))
                 levels.append(np.full(len(cell_index), level, dtype=np.int32))
                 for name in self.fields:
-                    values[name].append(group["fields"][name][()].reshape(-1, ncell)[leaf])
+                    values[name].append(_read_rows(group["fields"][name], rows, noct).reshape(-1, ncell)[leaf])
                 self._leaves.append(_LevelLeaves(level, start, start + len(cell_index), cell_index))
                 start += len(cell_index)
 
@@ -304,6 +436,43 @@ def _resolve(path: str | pathlib.Path) -> pathlib.Path:
     return path
 
 
-def load(path: str | pathlib.Path) -> Dataset:
-    """Open a snapshot: ``output_NNNNN`` directory, its ``info_NNNNN.txt``, or ``kosmo_NNNNN.h5``."""
-    return Dataset(_resolve(path))
+def _read_rows(dataset: h5py.Dataset, rows: np.ndarray | None, nrow: int) -> np.ndarray:
+    """Rows ``rows`` (sorted, unique; None for all) of a 2-D dataset, reading only those rows.
+
+    Consecutive rows are coalesced into runs and each run is one contiguous hyperslab read
+    straight into the output array. (One selection OR-ing all runs together would be a single
+    HDF5 call, but building it costs time quadratic in the number of runs: 9.6 s for 16 000
+    runs against 0.08 s for run-by-run reads, measured with HDF5 2.0.)"""
+    if rows is None or len(rows) == nrow:
+        return dataset[()]
+    out = np.empty((len(rows),) + dataset.shape[1:], dtype=dataset.dtype)
+    if len(rows) == 0:
+        return out
+    breaks = np.flatnonzero(np.diff(rows) != 1) + 1
+    firsts = np.concatenate(([0], breaks))  # positions in ``rows`` where a run starts
+    lasts = np.concatenate((breaks, [len(rows)]))
+    for first, last in zip(firsts.tolist(), lasts.tolist()):  # one read per run of rows
+        start = int(rows[first])
+        out[first:last] = dataset[start : start + last - first]
+    return out
+
+
+def load(path: str | pathlib.Path | BinaryIO, levels: int | None = None, region: Region | None = None) -> Dataset:
+    """Open a snapshot: ``output_NNNNN`` directory, its ``info_NNNNN.txt``, ``kosmo_NNNNN.h5``,
+    or an open binary file object of the HDF5 file.
+
+    Partial loading (only the HDF5 rows needed are read):
+
+    * ``levels=L`` reads levels 1..L only. The leaf set is every cell that is a leaf at a level
+      below L plus **every** cell at level L (refined or not, holding its stored coarse value),
+      so the cells still tile the box: a coarser view of the whole snapshot.
+    * ``region=((x0, x1), (y0, y1), (z0, z1))`` (code length) keeps the leaf cells whose box
+      meets the region (cells that only touch it at a face are left out, except that a
+      zero-width interval selects the cells containing that plane, upper cell on a face). Per
+      level, ``oct_coordinates`` is read whole, then only the rows of ``son_flags`` and of the
+      fields for octs meeting the region. 1-D and 2-D runs may give ndim pairs.
+
+    Both may be combined. Cells come in the order of a full load (a subsequence of it)."""
+    if hasattr(path, "read"):
+        return Dataset(path, levels=levels, region=region)  # type: ignore[arg-type]
+    return Dataset(_resolve(path), levels=levels, region=region)

@@ -88,17 +88,20 @@ def slice_plot(
     resolution: int = 512,
     log: bool = False,
     cmap: str = "viridis",
+    figsize: tuple[float, float] = (6.4, 4.8),
+    dpi: float = 100,
 ) -> SliceResult:
     """Write a PNG of `field` on the plane normal to `axis` at `coordinate` (code length; default
     the box centre). Each pixel shows the leaf cell containing its centre. The image has
     `resolution` pixels along its horizontal axis (slice normal to z: x horizontal, y vertical;
     normal to y: x, z; normal to x: y, z), square pixels, axes in code length and a colour bar
     labelled with the field's name and units. 2-D data can only be sliced along z (the plane
-    itself). For 1-D data the field is drawn against x instead (cell by cell, as steps)."""
+    itself). For 1-D data the field is drawn against x instead (cell by cell, as steps). The
+    figure is `figsize` inches at `dpi` (default 640 x 480 pixels)."""
     if field not in ds.cells:
         raise KeyError(f"no field {field!r}; available: {', '.join(ds.cells)}")
     filename = pathlib.Path(filename)
-    figure = Figure(figsize=(6.4, 4.8), dpi=100)
+    figure = Figure(figsize=figsize, dpi=dpi)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
 
