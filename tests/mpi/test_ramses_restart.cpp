@@ -178,6 +178,23 @@ TEST_F(RamsesRestartTest, ContinuesLikeTheUninterruptedRunOnAnyRankCount) {
     const auto cells = leaves(many, MPI_COMM_WORLD);
     if (world_rank() == 0) expect_close(reference, cells, 1e-12, "RAMSES files written on 1, restarted on P");
   }
+  // Written on P by a run with the Hilbert ordering, restarted on P with either ordering.
+  {
+    Sim hilbert(other, MPI_COMM_WORLD);
+    hilbert.initialise();
+    steps(hilbert, kHalf);
+    write(hilbert, MPI_COMM_WORLD, 5);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (const auto* run : {&params, &other}) {
+    Sim again(*run, MPI_COMM_WORLD);
+    again.restart(io::read_ramses_restart_share(MPI_COMM_WORLD, ".", 5));
+    steps(again, kHalf);
+    const auto cells = leaves(again, MPI_COMM_WORLD);
+    if (world_rank() == 0)
+      expect_close(reference, cells, 1e-12,
+                   run == &params ? "RAMSES files of a Hilbert run, restarted with k-section" : "RAMSES files of a Hilbert run, restarted with Hilbert");
+  }
   // The case: written on 4 ranks, restarted on 3.
   if (p >= 4) {
     MPI_Comm four = MPI_COMM_NULL, three = MPI_COMM_NULL;
