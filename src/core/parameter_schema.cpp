@@ -261,6 +261,10 @@ std::vector<ParameterSpec> build_schema() {
                  "format nrestart reads: 'hdf5' (kosmo_NNNNN.h5, bit for bit) or 'ramses' (the amr_/hydro_NNNNN.outCCCCC "
                  "files of kosmo or of a RAMSES hydro run, any number of files onto any number of ranks; primitive "
                  "variables, so equal to the HDF5 restart to round-off)"),
+      string_key("OUTPUT_PARAMS", "output_precision", "double", {"double", "single"},
+                 "kosmo: precision of the HDF5 snapshot's fields/* datasets; 'single' halves them for analysis, while "
+                 "the restart data stays double (restarts remain exact) and RAMSES files stay double (their readers "
+                 "expect it)"),
       real_key("OUTPUT_PARAMS", "aend", 0.0, any_value(), "final expansion factor (0 = last entry of aout)"),
 
       // &UNITS_PARAMS: the cgs value of one code unit

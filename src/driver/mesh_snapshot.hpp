@@ -133,6 +133,7 @@ void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const
   meta.hilbert_bounds = std::move(hilbert_bounds);
   meta.fields = snapshot_fields(tree, derived);
   meta.restart_fields = snapshot_restart_fields(tree);
+  meta.single_precision_fields = params.get_string("OUTPUT_PARAMS", "output_precision") == "single";
   meta.parameters = snapshot_parameters(params);
   const auto levels = distributed ? snapshot_levels(tree, 0, 1, derived) : snapshot_levels(tree, rank, nrank, derived);
   // &OUTPUT_PARAMS outformat: kosmo's HDF5 snapshot (restarts read it), RAMSES' binary files (yt,

@@ -55,6 +55,8 @@ struct SnapshotMeta {
   std::vector<std::uint64_t> hilbert_bounds;
   std::vector<FieldDescription> fields;
   std::vector<FieldDescription> restart_fields;  // the registry's fields marked in_restarts
+  // fields/* stored as float32 (half the bytes for analysis outputs); restart data stays float64.
+  bool single_precision_fields = false;
   std::vector<ParameterRecord> parameters;
   // Cosmology, for the info file (yt decides "cosmological" from H0, aexp and time). When
   // cosmological is false the info file carries RAMSES' non-cosmological values instead

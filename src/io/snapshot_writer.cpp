@@ -463,8 +463,10 @@ void write_hdf5(MPI_Comm comm, const std::string& path, const SnapshotMeta& meta
     file.dataset(group.get(), where, "son_flags", H5T_STD_U8LE, H5T_NATIVE_UINT8, {total, cells}, local, offset,
                  level.son_flags.data());
     H5Handle fields = file.create_group(group.get(), "fields", where + "/fields");
+    // HDF5 converts the doubles to float32 on the way when single precision is asked for.
+    const hid_t field_type = meta.single_precision_fields ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
     for (std::size_t f = 0; f < meta.fields.size(); ++f)
-      file.dataset(fields.get(), where + "/fields", meta.fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+      file.dataset(fields.get(), where + "/fields", meta.fields[f].name, field_type, H5T_NATIVE_DOUBLE,
                    {total, cells}, local, offset, level.fields[f].data());
     file.close_group(fields, where + "/fields");
     if (!meta.restart_fields.empty()) {
