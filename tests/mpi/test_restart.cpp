@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/parameters.hpp"
 #include "distributed_test_support.hpp"
+#include "restart_test_support.hpp"
 #include "driver/hydro_simulation.hpp"
 #include "driver/mesh_snapshot.hpp"
 #include "io/snapshot_reader.hpp"
@@ -22,52 +23,11 @@ using namespace kosmo::test;
 
 namespace {
 
-constexpr int kHalf = 3;  // N coarse steps before and after the restart
-
-std::string sedov(const std::string& ordering) {
-  return "&RUN_PARAMS\nhydro=.true.\nndim=3\nnremap=2\nordering='" + ordering +
-         "'\n/\n&AMR_PARAMS\nlevelmin=3\nlevelmax=5\n/\n"
-         "&INIT_PARAMS\nnregion=2\nregion_type(1)='square'\nregion_type(2)='square'\n"
-         "x_center=0.5,0.3\ny_center=0.5,0.45\nz_center=0.5,0.6\nlength_x=10.0,0.1\nlength_y=10.0,0.1\nlength_z=10.0,0.1\n"
-         "exp_region=10.0,2.0\nd_region=1.0,1.0\np_region=1e-5,50.0\n/\n"
-         "&HYDRO_PARAMS\ngamma=1.4\ncourant_factor=0.8\nslope_type=2\nriemann='hllc'\n/\n"
-         "&REFINE_PARAMS\nerr_grad_p=0.1\ninterpol_type=2\n/\n";
-}
-
-using Sim = driver::HydroSimulation<3>;
-
-void steps(Sim& sim, int n) {
-  for (int s = 0; s < n; ++s) sim.advance(sim.courant_time_step());
-}
-
-std::vector<Cell> leaves(const Sim& sim, MPI_Comm comm) { return gather_sorted(owned_leaves(sim), 4 + sim.hydro().nvar(), comm); }
-
-// All ranks work in one fresh directory, since snapshots go to the working directory as in RAMSES.
-class RestartTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char name[64] = "/tmp/kosmo_restart_XXXXXX";
-    if (world_rank() == 0) {
-      ASSERT_NE(mkdtemp(name), nullptr);
-    }
-    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
-    directory_ = name;
-    previous_ = std::filesystem::current_path();
-    std::filesystem::current_path(directory_);
-  }
-  void TearDown() override {
-    std::filesystem::current_path(previous_);
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (world_rank() == 0) std::filesystem::remove_all(directory_);
-  }
-  std::filesystem::path directory_, previous_;
-};
-
 void write(const Sim& sim, MPI_Comm comm, int number) {
-  driver::write_mesh_snapshot(comm, sim.tree(), core::ParameterSet::from_text(sedov("ksection"), "restart.nml"), number, sim.time(),
-                              sim.step(), sim.outputs(), sim.mesh().ordering_name(),
-                        sim.mesh().ksection_walls(), sim.mesh().hilbert_bounds());
+  write_snapshot_of(sim, comm, number, core::ParameterSet::from_text(restart_sedov("ksection"), "restart.nml"));
 }
+
+class RestartTest : public FreshWorkingDirectory {};
 
 void expect_identical(const std::vector<Cell>& a, const std::vector<Cell>& b, const char* what) {
   ASSERT_EQ(a.size(), b.size()) << what << ": different numbers of leaf cells";
@@ -81,9 +41,9 @@ TEST_F(RestartTest, ContinuesBitForBitOnAnyRankCount) {
   const int p = world_size();
   for (const char* ordering : {"ksection", "hilbert"}) {
     SCOPED_TRACE(std::string("ordering=") + ordering + ", ranks=" + std::to_string(p));
-    const auto params = core::ParameterSet::from_text(sedov(ordering), "restart.nml");
+    const auto params = core::ParameterSet::from_text(restart_sedov(ordering), "restart.nml");
     // The snapshot's ordering need not be the run's (seeds/000 Table 2): restart with the other.
-    const auto other = core::ParameterSet::from_text(sedov(std::string(ordering) == "ksection" ? "hilbert" : "ksection"), "restart.nml");
+    const auto other = core::ParameterSet::from_text(restart_sedov(std::string(ordering) == "ksection" ? "hilbert" : "ksection"), "restart.nml");
     // The uninterrupted run, on all ranks.
     Sim whole(params, MPI_COMM_WORLD);
     whole.initialise();
@@ -184,7 +144,7 @@ TEST_F(RestartTest, ContinuesBitForBitOnAnyRankCount) {
 }
 
 TEST_F(RestartTest, MissingOrTruncatedSnapshotIsAClearError) {
-  const auto params = core::ParameterSet::from_text(sedov("ksection"), "restart.nml");
+  const auto params = core::ParameterSet::from_text(restart_sedov("ksection"), "restart.nml");
   // No output_00007 here.
   try {
     io::read_restart_share(MPI_COMM_WORLD, ".", 7);

@@ -16,51 +16,14 @@ from matplotlib import colors
 from matplotlib import image as mpimg
 
 import kosmo
+from namelists import sedov3d
 
 
 def blast_namelist(inner_density: float, tout: str) -> str:
     """A small Sedov set-up: density 1 outside and `inner_density` inside a sphere of radius
-    0.125 at the box centre (region 2: exp_region=2 makes the 'square' a sphere, length_x its
-    diameter), pressure 1e-5 outside and 1 inside. The pressure jump refines the initial mesh
-    to levelmax around the sphere."""
-    return f"""Analysis test blast.
-&RUN_PARAMS
-hydro=.true.
-ndim=3
-/
-&AMR_PARAMS
-levelmin=3
-levelmax=5
-/
-&INIT_PARAMS
-nregion=2
-region_type(1)='square'
-region_type(2)='square'
-x_center=0.5,0.5
-y_center=0.5,0.5
-z_center=0.5,0.5
-length_x=10.0,0.25
-length_y=10.0,0.25
-length_z=10.0,0.25
-exp_region=10.0,2.0
-d_region=1.0,{inner_density}
-p_region=1e-5,1.0
-/
-&OUTPUT_PARAMS
-noutput={len(tout.split(','))}
-tout={tout}
-/
-&HYDRO_PARAMS
-gamma=1.4
-courant_factor=0.8
-slope_type=2
-riemann='hllc'
-/
-&REFINE_PARAMS
-err_grad_p=0.1
-interpol_type=2
-/
-"""
+    0.125 at the box centre, pressure 1e-5 outside and 1 inside. The pressure jump refines the
+    initial mesh to levelmax around the sphere."""
+    return sedov3d(size=0.25, pressure=1.0, density=inner_density, tout=tuple(float(t) for t in tout.split(",")))
 
 
 SPHERE_RADIUS = 0.125

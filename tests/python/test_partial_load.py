@@ -11,45 +11,9 @@ import numpy as np
 import pytest
 
 import kosmo
+from namelists import sedov3d
 
-SEDOV = """A small 3-D AMR Sedov blast (levels 3..5).
-&RUN_PARAMS
-hydro=.true.
-ndim=3
-/
-&AMR_PARAMS
-levelmin=3
-levelmax=5
-/
-&INIT_PARAMS
-nregion=2
-region_type(1)='square'
-region_type(2)='square'
-x_center=0.5,0.5
-y_center=0.5,0.5
-z_center=0.5,0.5
-length_x=10.0,0.25
-length_y=10.0,0.25
-length_z=10.0,0.25
-exp_region=10.0,2.0
-d_region=1.0,1.0
-p_region=1e-5,1.0
-/
-&OUTPUT_PARAMS
-noutput=2
-tout=0.0,0.01
-/
-&HYDRO_PARAMS
-gamma=1.4
-courant_factor=0.8
-slope_type=2
-riemann='hllc'
-/
-&REFINE_PARAMS
-err_grad_p=0.1
-interpol_type=2
-/
-"""
+SEDOV = sedov3d(size=0.25, pressure=1.0, tout=(0.0, 0.01))  # a small 3-D AMR blast, levels 3..5
 
 
 class CountingFile(io.RawIOBase):
