@@ -417,29 +417,32 @@ std::vector<double> DistributedMesh<D, Key>::send_to_owners(int target_level, co
   return received;
 }
 
+namespace {
+
+template <class T>
+T all_reduce(MPI_Comm comm, T local, MPI_Datatype type, MPI_Op op) {
+  T global = local;
+  MPI_Allreduce(&local, &global, 1, type, op, comm);
+  return global;
+}
+
+}  // namespace
+
 template <int D, class Key>
 double DistributedMesh<D, Key>::sum(double local) const {
-  double global = local;
-  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_);
-  return global;
+  return all_reduce(comm_, local, MPI_DOUBLE, MPI_SUM);
 }
 template <int D, class Key>
 double DistributedMesh<D, Key>::min(double local) const {
-  double global = local;
-  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MIN, comm_);
-  return global;
+  return all_reduce(comm_, local, MPI_DOUBLE, MPI_MIN);
 }
 template <int D, class Key>
 double DistributedMesh<D, Key>::max(double local) const {
-  double global = local;
-  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  return global;
+  return all_reduce(comm_, local, MPI_DOUBLE, MPI_MAX);
 }
 template <int D, class Key>
 long long DistributedMesh<D, Key>::sum(long long local) const {
-  long long global = local;
-  MPI_Allreduce(&local, &global, 1, MPI_LONG_LONG, MPI_SUM, comm_);
-  return global;
+  return all_reduce(comm_, local, MPI_LONG_LONG, MPI_SUM);
 }
 
 template class DistributedMesh<1, std::uint64_t>;
