@@ -179,6 +179,12 @@ TEST_F(RamsesRestartTest, ContinuesLikeTheUninterruptedRunOnAnyRankCount) {
       MPI_Comm_free(&three);
     }
     MPI_Barrier(MPI_COMM_WORLD);
+    // And on all P ranks (8 in the np8 run): more ranks than files.
+    Sim on_all(params, MPI_COMM_WORLD);
+    on_all.restart(io::read_ramses_restart_share(MPI_COMM_WORLD, ".", 4));
+    steps(on_all, kHalf);
+    const auto cells = leaves(on_all, MPI_COMM_WORLD);
+    if (world_rank() == 0) expect_close(reference, cells, 1e-12, "RAMSES files written on 4, restarted on P");
   }
 }
 
