@@ -47,6 +47,29 @@ inline void write_snapshot_of(const Sim& sim, MPI_Comm comm, int number, const c
                               sim.mesh().ksection_walls(), sim.mesh().hilbert_bounds());
 }
 
+// The first `count` ranks of MPI_COMM_WORLD as a communicator (MPI_COMM_NULL on the others; the
+// caller frees it). Collective.
+inline MPI_Comm first_ranks(int count) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() < count ? 0 : MPI_UNDEFINED, world_rank(), &comm);
+  return comm;
+}
+
+// The first `writers` ranks run `params` from the initial conditions for kHalf steps and write
+// snapshot `number` with `write(sim, comm, number)`; the others wait. Collective over the world.
+template <class Write>
+void run_and_write_on_first_ranks(int writers, const core::ParameterSet& params, int number, Write write) {
+  MPI_Comm comm = first_ranks(writers);
+  if (comm != MPI_COMM_NULL) {
+    Sim sim(params, comm);
+    sim.initialise();
+    steps(sim, kHalf);
+    write(sim, comm, number);
+    MPI_Comm_free(&comm);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 // All ranks work in one fresh directory, removed afterwards.
 class FreshWorkingDirectory : public ::testing::Test {
  protected:

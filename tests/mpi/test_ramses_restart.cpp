@@ -157,17 +157,8 @@ TEST_F(RamsesRestartTest, ContinuesLikeTheUninterruptedRunOnAnyRankCount) {
   }
   // The case: written on 4 ranks, restarted on 3.
   if (p >= 4) {
-    MPI_Comm four = MPI_COMM_NULL, three = MPI_COMM_NULL;
-    MPI_Comm_split(MPI_COMM_WORLD, world_rank() < 4 ? 0 : MPI_UNDEFINED, world_rank(), &four);
-    MPI_Comm_split(MPI_COMM_WORLD, world_rank() < 3 ? 0 : MPI_UNDEFINED, world_rank(), &three);
-    if (four != MPI_COMM_NULL) {
-      Sim on_four(params, four);
-      on_four.initialise();
-      steps(on_four, kHalf);
-      write(on_four, four, 4);
-      MPI_Comm_free(&four);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
+    run_and_write_on_first_ranks(4, params, 4, write);
+    MPI_Comm three = first_ranks(3);
     if (three != MPI_COMM_NULL) {
       Sim on_three(params, three);
       const io::RestartShare share = io::read_ramses_restart_share(three, ".", 4);

@@ -15,28 +15,12 @@
 
 #include "core/error.hpp"
 #include "gravity/fft_poisson.hpp"
+#include "poisson_test_grids.hpp"
 
 namespace kosmo::gravity {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-
-std::size_t cell_count(int d, int n) {
-  std::size_t count = 1;
-  for (int i = 0; i < d; ++i) count *= static_cast<std::size_t>(n);
-  return count;
-}
-
-// Integer coordinates of cell `index` (x fastest).
-template <int D>
-std::array<int, D> cell_coordinates(std::size_t index, int n) {
-  std::array<int, D> c{};
-  for (int d = 0; d < D; ++d) {
-    c[d] = static_cast<int>(index % static_cast<std::size_t>(n));
-    index /= static_cast<std::size_t>(n);
-  }
-  return c;
-}
+using namespace test;
 
 // The periodic (2D+1)-point Laplacian, the operator the solver inverts.
 template <int D>
@@ -57,38 +41,11 @@ std::vector<double> apply_laplacian(const std::vector<double>& phi, int n, doubl
   return result;
 }
 
-double max_abs(const std::vector<double>& v) {
-  double m = 0.0;
-  for (double x : v) m = std::max(m, std::abs(x));
-  return m;
-}
-
-double max_abs_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double m = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(a[i] - b[i]));
-  return m;
-}
-
 std::vector<double> minus_mean(std::vector<double> v) {
   double mean = 0.0;
   for (double x : v) mean += x;
   mean /= static_cast<double>(v.size());
   for (double& x : v) x -= mean;
-  return v;
-}
-
-// seeds/000 §8.6.4 in D dimensions on the unit box at cell centres: phi = prod_d sin(2 pi x_d),
-// f = -4 D pi^2 phi (D = 3: f = -12 pi^2 sin sin sin).
-template <int D>
-std::vector<double> sine_product(int n) {
-  const double h = 1.0 / n;
-  std::vector<double> v(cell_count(D, n));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const auto c = cell_coordinates<D>(i, n);
-    double p = 1.0;
-    for (int d = 0; d < D; ++d) p *= std::sin(2.0 * kPi * (c[d] + 0.5) * h);
-    v[i] = p;
-  }
   return v;
 }
 
@@ -160,11 +117,7 @@ TEST(FftPoisson, PeriodicSine1DAnd2D) {
 
 template <int D>
 std::vector<double> random_source(int n, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<double> f(cell_count(D, n));
-  for (double& x : f) x = uniform(rng);
-  return minus_mean(f);
+  return minus_mean(random_values<D>(n, seed));
 }
 
 template <int D>

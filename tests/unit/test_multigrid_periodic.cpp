@@ -17,56 +17,12 @@
 #include "core/error.hpp"
 #include "gravity/fft_poisson.hpp"
 #include "gravity/multigrid_periodic.hpp"
+#include "poisson_test_grids.hpp"
 
 namespace kosmo::gravity {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-
-std::size_t cell_count(int d, int n) {
-  std::size_t count = 1;
-  for (int i = 0; i < d; ++i) count *= static_cast<std::size_t>(n);
-  return count;
-}
-
-double max_abs(const std::vector<double>& v) {
-  double m = 0.0;
-  for (double x : v) m = std::max(m, std::abs(x));
-  return m;
-}
-
-// max |a - b| / max |b|
-double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double m = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(a[i] - b[i]));
-  return m / max_abs(b);
-}
-
-// prod_d sin(2 pi x_d) at cell centres of the unit box (seeds/000 §8.6.4): the continuum solution of
-// L phi = -4 D pi^2 phi.
-template <int D>
-std::vector<double> sine_product(int n) {
-  std::vector<double> v(cell_count(D, n));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    std::size_t rest = i;
-    double p = 1.0;
-    for (int d = 0; d < D; ++d) {
-      p *= std::sin(2.0 * kPi * (static_cast<double>(rest % static_cast<std::size_t>(n)) + 0.5) / n);
-      rest /= static_cast<std::size_t>(n);
-    }
-    v[i] = p;
-  }
-  return v;
-}
-
-template <int D>
-std::vector<double> random_source(int n, unsigned seed, double offset = 0.0) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<double> f(cell_count(D, n));
-  for (double& x : f) x = uniform(rng) + offset;
-  return f;
-}
+using namespace test;
 
 template <int D>
 std::vector<double> fft_solution(int n, double h, const std::vector<double>& f) {
@@ -142,7 +98,7 @@ TEST(PeriodicMultigrid, Sine1DMatchesFftAndConvergesAtSecondOrder) { check_sine_
 // (ii) The V-cycle's worth: the residual falls by at least 6 per V-cycle (geometric mean).
 TEST(PeriodicMultigrid, ResidualFallsBySixOrMorePerVcycle) {
   const int n = 64;
-  const std::vector<double> f = random_source<3>(n, 2024u);
+  const std::vector<double> f = random_values<3>(n, 2024u);
   std::vector<double> phi;
   const MultigridReport report = mg_solve<3>(n, 1.0 / n, f, phi, tight());
   std::printf(
@@ -168,7 +124,7 @@ TEST(PeriodicMultigrid, ResidualFallsBySixOrMorePerVcycle) {
 // 1-D it is worse even then (1.9 vs 4.1).
 TEST(PeriodicMultigrid, LinearProlongationIsRobustWhereConstantIsNot) {
   const int n = 32;
-  const std::vector<double> f = random_source<3>(n, 2025u);
+  const std::vector<double> f = random_values<3>(n, 2025u);
   std::vector<double> phi;
   MultigridSettings one_sweep = tight(1e-8);
   one_sweep.pre_smoothing_sweeps = 1;
@@ -191,7 +147,7 @@ TEST(PeriodicMultigrid, LinearProlongationIsRobustWhereConstantIsNot) {
 // reciprocal changes round-off only. The ghost-refresh count follows seeds/000 §5.1.1: 9 -> 5 per level.
 TEST(PeriodicMultigrid, OptimisationsLeaveTheSolutionUnchanged) {
   const int n = 32;
-  const std::vector<double> f = random_source<3>(n, 77u);
+  const std::vector<double> f = random_values<3>(n, 77u);
   std::vector<double> reference;
   const MultigridReport base = mg_solve<3>(n, 1.0 / n, f, reference, tight());
   EXPECT_EQ(base.ghost_refreshes, 5LL * 4 * base.vcycles);  // 4 levels above the 2^3 coarsest
@@ -215,7 +171,7 @@ TEST(PeriodicMultigrid, OptimisationsLeaveTheSolutionUnchanged) {
   EXPECT_EQ(report.vcycles, base.vcycles);
   EXPECT_LE(relative_difference(phi, reference), 1e-10);
   // A 2-D check of the merged sweep's block boundaries (slabs are rows there; 256^2 runs threaded).
-  const std::vector<double> f2 = random_source<2>(256, 5u);
+  const std::vector<double> f2 = random_values<2>(256, 5u);
   std::vector<double> merged2, unmerged2;
   MultigridSettings unmerged = tight();
   unmerged.merged_red_black = false;
@@ -227,7 +183,7 @@ TEST(PeriodicMultigrid, OptimisationsLeaveTheSolutionUnchanged) {
 // (v) A random source, with a non-zero mean that both solvers remove, on non-unit spacings.
 template <int D>
 void check_random_against_fft(int n, double h, unsigned seed) {
-  const std::vector<double> f = random_source<D>(n, seed, 0.3);
+  const std::vector<double> f = random_values<D>(n, seed, 0.3);
   std::vector<double> phi;
   const MultigridReport report = mg_solve<D>(n, h, f, phi, tight());
   EXPECT_TRUE(report.converged) << D << "-D, n = " << n;
@@ -250,7 +206,7 @@ TEST(PeriodicMultigrid, RandomSourceMatchesFft) {
 // (vi) Same phi, bit for bit, on 1 and 2 threads, with the merged and the two-pass sweep.
 TEST(PeriodicMultigrid, ResultDoesNotDependOnThreadCount) {
   const int n = 64;
-  const std::vector<double> f = random_source<3>(n, 99u);
+  const std::vector<double> f = random_values<3>(n, 99u);
   const int saved_threads = omp_get_max_threads();
   for (bool merged : {true, false}) {
     MultigridSettings settings = tight(1e-8);
@@ -272,7 +228,7 @@ TEST(PeriodicMultigrid, ResultDoesNotDependOnThreadCount) {
 
 TEST(PeriodicMultigrid, StopsAtEpsilonOrMaxVcyclesAndSolvesInPlace) {
   const int n = 32;
-  const std::vector<double> f = random_source<3>(n, 3u);
+  const std::vector<double> f = random_values<3>(n, 3u);
   std::vector<double> phi;
   const MultigridReport loose = mg_solve<3>(n, 1.0 / n, f, phi);  // RAMSES default epsilon = 1e-4
   EXPECT_TRUE(loose.converged);
