@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/error.hpp"
 #include "core/refinement.hpp"
 #include "hydro/courant.hpp"
 #include "hydro/muscl_hancock.hpp"
@@ -94,6 +95,64 @@ void HydroSolver<D>::restrict_onto(int level) {
 }
 
 template <int D>
+void HydroSolver<D>::set_gravity(std::array<int, D> acceleration_fields) {
+  for (int d = 0; d < D; ++d) {
+    const int id = acceleration_fields[static_cast<std::size_t>(d)];
+    KOSMO_REQUIRE(id >= 0 && id < tree_.fields().size(),
+                  "hydro: set_gravity: acceleration field id " << id << " for axis " << axis_name(d)
+                                                               << " is not a registered cell field");
+  }
+  gravity_fields_ = acceleration_fields;
+  has_gravity_ = true;
+}
+
+template <int D>
+void HydroSolver<D>::gravity_kick(int level, double dt_kick) {
+  kick_level(level, dt_kick, nullptr);
+}
+
+template <int D>
+void HydroSolver<D>::gravity_kick(int level, double factor, int kick_time_field) {
+  KOSMO_REQUIRE(kick_time_field >= 0 && kick_time_field < tree_.fields().size(),
+                "hydro: gravity_kick: kick time field id " << kick_time_field << " is not a registered cell field");
+  kick_level(level, factor, tree_.field(kick_time_field));
+}
+
+template <int D>
+void HydroSolver<D>::kick_level(int level, double factor, const double* kick_time) {
+  KOSMO_REQUIRE(has_gravity_, "hydro: gravity_kick needs the acceleration fields (set_gravity)");
+  const auto& octs = tree_.octs_at_level(level);
+  const double smallr = settings_.scheme.smallr;
+  double* rho = tree_.field(uold_[0]);
+  double* energy = tree_.field(uold_[static_cast<std::size_t>(D + 1)]);
+  std::array<double*, D> momentum{};
+  std::array<const double*, D> g{};
+  for (int d = 0; d < D; ++d) {
+    momentum[static_cast<std::size_t>(d)] = tree_.field(uold_[static_cast<std::size_t>(1 + d)]);
+    g[static_cast<std::size_t>(d)] = tree_.field(gravity_fields_[static_cast<std::size_t>(d)]);
+  }
+  // RAMSES synchro_hydro_fine: every cell of the level, leaf or not (restriction overwrites the
+  // refined ones later); the kinetic energy is swapped so that the internal energy is untouched.
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < octs.size(); ++i)
+    for (int c = 0; c < cells_per_oct; ++c) {
+      const core::CellIndex cell = Tree::cell_index(octs[i], c);
+      const double dt_kick = kick_time == nullptr ? factor : factor * kick_time[cell];
+      const double density = std::max(rho[cell], smallr);
+      double speed2_old = 0.0, speed2_new = 0.0;
+      for (int d = 0; d < D; ++d) {
+        const auto a = static_cast<std::size_t>(d);
+        const double velocity = momentum[a][cell] / density;
+        const double kicked = velocity + g[a][cell] * dt_kick;
+        speed2_old += velocity * velocity;
+        speed2_new += kicked * kicked;
+        momentum[a][cell] = density * kicked;
+      }
+      energy[cell] = (energy[cell] - 0.5 * density * speed2_old) + 0.5 * density * speed2_new;
+    }
+}
+
+template <int D>
 double HydroSolver<D>::courant_time_step(int level) const {
   const auto& octs = tree_.octs_at_level(level);
   const double dx = tree_.cell_size(level);
@@ -108,7 +167,12 @@ double HydroSolver<D>::courant_time_step(int level) const {
       for (int c = 0; c < cells_per_oct; ++c) {
         const core::CellIndex cell = Tree::cell_index(octs[i], c);
         for (int v = 0; v < nvar_; ++v) cell_u[static_cast<std::size_t>(v)] = u[static_cast<std::size_t>(v)][cell];
-        dt = std::min(dt, hydro::courant_time_step<D>(cell_u.data(), 1, dx, settings_.courant_factor, settings_.scheme));
+        // RAMSES cmpdt: gravity shortens the step where it accelerates gas faster than the flow
+        // crosses a cell (a cold collapse starts from rest, where the sound speed alone allows any dt).
+        double gravity_norm1 = 0.0;
+        if (has_gravity_)
+          for (int d = 0; d < D; ++d) gravity_norm1 += std::fabs(tree_.field(gravity_fields_[static_cast<std::size_t>(d)])[cell]);
+        dt = std::min(dt, hydro::courant_time_step<D>(cell_u.data(), 1, dx, settings_.courant_factor, settings_.scheme, gravity_norm1));
       }
   }
   return dt;
@@ -136,6 +200,11 @@ void HydroSolver<D>::godunov(int level, double dt) {
     uold[static_cast<std::size_t>(v)] = tree_.field(uold_[static_cast<std::size_t>(v)]);
     unew[static_cast<std::size_t>(v)] = tree_.field(unew_[static_cast<std::size_t>(v)]);
   }
+  // Acceleration fields, gathered into a block laid out like u (RAMSES godfine1's gloc).
+  const bool gravity = has_gravity_;
+  std::array<const double*, D> acceleration{};
+  if (gravity)
+    for (int d = 0; d < D; ++d) acceleration[static_cast<std::size_t>(d)] = tree_.field(gravity_fields_[static_cast<std::size_t>(d)]);
   const auto extent = tree_.extent(level);
   const BoxBoundaries<D>& boundaries = settings_.boundaries;
   bool any_wall = false;
@@ -161,6 +230,7 @@ void HydroSolver<D>::godunov(int level, double dt) {
   {
     const int thread = omp_get_thread_num();
     std::vector<double> block(static_cast<std::size_t>(nvar * Block::cells));
+    std::vector<double> gravity_block(gravity ? static_cast<std::size_t>(D * Block::cells) : 0);
     std::vector<double> flux(flux_size);
     std::vector<double> children(static_cast<std::size_t>(nvar * cells_per_oct));
     std::vector<double> mirror(static_cast<std::size_t>(nvar)), ghost(static_cast<std::size_t>(nvar));
@@ -185,12 +255,26 @@ void HydroSolver<D>::godunov(int level, double dt) {
             double* dst = block.data() + static_cast<std::size_t>(v) * Block::cells;
             for (int c = 0; c < cells_per_oct; ++c) dst[where[static_cast<std::size_t>(c)]] = src[c];
           }
+          if (gravity)
+            for (int d = 0; d < D; ++d) {
+              const double* src = acceleration[static_cast<std::size_t>(d)] + first;
+              double* dst = gravity_block.data() + static_cast<std::size_t>(d) * Block::cells;
+              for (int c = 0; c < cells_per_oct; ++c) dst[where[static_cast<std::size_t>(c)]] = src[c];
+            }
         } else if (stencil.coarse_cell(i, k) != core::no_cell) {
-          core::interpolate_children<D, Key>(tree_, stencil.coarse_cell(i, k), settings_.interpolation, uold_, children.data());
+          const core::CellIndex coarse = stencil.coarse_cell(i, k);
+          core::interpolate_children<D, Key>(tree_, coarse, settings_.interpolation, uold_, children.data());
           for (int v = 0; v < nvar; ++v)
             for (int c = 0; c < cells_per_oct; ++c)
               block[static_cast<std::size_t>(v) * Block::cells + static_cast<std::size_t>(where[static_cast<std::size_t>(c)])] =
                   children[static_cast<std::size_t>(v * cells_per_oct + c)];
+          // RAMSES godfine1 gives the missing fine cells their father cell's acceleration, not an
+          // interpolation (f(ibuffer_father) in gloc).
+          if (gravity)
+            for (int d = 0; d < D; ++d)
+              for (int c = 0; c < cells_per_oct; ++c)
+                gravity_block[static_cast<std::size_t>(d) * Block::cells + static_cast<std::size_t>(where[static_cast<std::size_t>(c)])] =
+                    acceleration[static_cast<std::size_t>(d)][coarse];
         } else {
           has_outside = true;
         }
@@ -227,11 +311,21 @@ void HydroSolver<D>::godunov(int level, double dt) {
             boundary_ghost_state<D>(face, d, side, settings_.scheme.gamma,
                                     settings_.scheme.npassive, mirror.data(), ghost.data());
             for (int v = 0; v < nvar; ++v) block[static_cast<std::size_t>(v * Block::cells + b)] = ghost[static_cast<std::size_t>(v)];
+            // The ghost's acceleration is its reference cell's, with the normal component negated
+            // at a reflecting wall (RAMSES make_boundary_force), so that the gravity predictor
+            // keeps the mirror symmetry that makes the wall's mass flux vanish.
+            if (gravity)
+              for (int e = 0; e < D; ++e) {
+                const double value = gravity_block[static_cast<std::size_t>(e * Block::cells + m)];
+                const bool flip = e == d && face.type == BoundaryType::reflecting;
+                gravity_block[static_cast<std::size_t>(e * Block::cells + b)] = flip ? -value : value;
+              }
           }
         }
       }
 
-      muscl_hancock_fluxes<D>(settings_.scheme, dt_over_dx, block.data(), scratch, flux.data());
+      muscl_hancock_fluxes<D>(settings_.scheme, dt_over_dx, block.data(), scratch, flux.data(),
+                              gravity ? gravity_block.data() : nullptr, dt);
 
       // No flux through a face next to a refined cell: the finer level carries it (refluxing).
       for (int d = 0; d < D; ++d) {

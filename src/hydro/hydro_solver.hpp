@@ -44,7 +44,27 @@ class HydroSolver {
   // kept as reflux contributions (scaled by 2^-D) for that coarse cell: apply_reflux() adds them
   // to its unew, so coarse-fine faces conserve. In between, the driver sends the contributions
   // for coarse cells of other ranks to their owners and appends the ones it receives.
+  // With gravity (set_gravity), the kernel also receives the acceleration gathered like uold and
+  // applies RAMSES' predictor v += g dt / 2 to the face states; the momentum and energy source terms
+  // are NOT added here but by gravity_kick().
   void godunov(int level, double dt);
+
+  // Gravity source terms (RAMSES poisson: godfine1 gathers f, synchro_hydro_fine kicks uold).
+  // acceleration_fields: cell fields holding g_0 .. g_{D-1}. The caller fills them on the owned and
+  // ghost octs of each level it advances, and of the coarser level (godunov reads the coarse cell's
+  // g, uninterpolated, where a neighbour oct is missing, as RAMSES godfine1 does).
+  void set_gravity(std::array<int, D> acceleration_fields);
+  bool has_gravity() const { return has_gravity_; }
+  const std::array<int, D>& gravity_fields() const { return gravity_fields_; }
+  // RAMSES synchro_hydro_fine on every owned cell of the level (uold): with d = max(rho, smallr),
+  // v = momentum / d, then v += g dt_kick, momentum = d v, E += new kinetic - old kinetic (the
+  // internal energy is left unchanged). A KDK step from a synchronised uold at t^n is
+  // set_unew, godunov(dt), set_uold, gravity_kick(dt/2) with g(t^n), [new g], gravity_kick(dt/2)
+  // with g(t^n+1): godunov must see the synchronised state, its predictor supplying the half kick.
+  void gravity_kick(int level, double dt_kick);
+  // The same with a per-cell kick duration: dt_kick = factor * field(kick_time_field)[cell] (a
+  // driver keeping each cell's pending half kick, to remove it later with the old force).
+  void gravity_kick(int level, double factor, int kick_time_field);
 
   // One reflux contribution: `nvar` values at values[offset..]. Contributions are applied in the
   // order (fine_key, sequence), the order of a one-rank sweep, so the sums are the same bits on
@@ -84,11 +104,15 @@ class HydroSolver {
   std::vector<double> reflux_values_;
 
   void copy_level(int level, const std::vector<int>& from, const std::vector<int>& to);
+  // gravity_kick with dt_kick = factor * kick_time[cell], or factor where kick_time is nullptr.
+  void kick_level(int level, double factor, const double* kick_time);
 
   Tree& tree_;
   Settings settings_;
   int nvar_;
   std::vector<int> uold_, unew_;
+  bool has_gravity_ = false;
+  std::array<int, D> gravity_fields_{};
   core::StencilCaches<D, Key> stencils_;
   std::vector<std::array<int, cells_per_oct>> block_index_;  // [neighbour k][child c] -> block cell
   Timing timing_;

@@ -305,8 +305,8 @@ struct MusclKernel {
   }
 
   template <SlopeType S, class Solver>
-  static void fluxes(const Solver& solver, const GasConstants& g, double dtdx, const double* u,
-                     MusclScratch<D>& scratch, double* flux) {
+  static void fluxes(const Solver& solver, const GasConstants& g, double dtdx, const double* u, const double* gravity,
+                     double half_dt, MusclScratch<D>& scratch, double* flux) {
     const int nvar = scratch.nvar_;
     const int npassive = nvar - NH;
     double* q = scratch.q_.data();
@@ -322,6 +322,16 @@ struct MusclKernel {
       for (int k = 0; k < run.length; ++k) conservative_to_primitive_euler<D>(ur + k, C, qr + k, C, g);
       for (int n = NH; n < nvar; ++n) {
         for (int k = 0; k < run.length; ++k) qr[n * C + k] = ur[n * C + k] / qr[k];
+      }
+      // RAMSES ctoprim's gravity predictor step: v += g dt / 2 on every cell, before the slopes,
+      // so that slopes, trace and face states all see the time-centred velocity. Skipped entirely
+      // without gravity, which keeps those fluxes bit-identical to the gravity-free kernel.
+      if (gravity != nullptr) {
+        const double* gr = gravity + run.start;
+        for (int d = 0; d < D; ++d) {
+#pragma omp simd
+          for (int k = 0; k < run.length; ++k) qr[(1 + d) * C + k] += gr[d * C + k] * half_dt;
+        }
       }
     }
 
@@ -398,31 +408,33 @@ struct MusclKernel {
 
   template <class Solver>
   static void dispatch_slope(const SchemeSettings& s, const Solver& solver, const GasConstants& g, double dtdx,
-                             const double* u, MusclScratch<D>& scratch, double* flux) {
+                             const double* u, const double* gravity, double half_dt, MusclScratch<D>& scratch,
+                             double* flux) {
     switch (s.slope_type) {
       case SlopeType::first_order:
-        return fluxes<SlopeType::first_order>(solver, g, dtdx, u, scratch, flux);
+        return fluxes<SlopeType::first_order>(solver, g, dtdx, u, gravity, half_dt, scratch, flux);
       case SlopeType::minmod:
-        return fluxes<SlopeType::minmod>(solver, g, dtdx, u, scratch, flux);
+        return fluxes<SlopeType::minmod>(solver, g, dtdx, u, gravity, half_dt, scratch, flux);
       case SlopeType::moncen:
-        return fluxes<SlopeType::moncen>(solver, g, dtdx, u, scratch, flux);
+        return fluxes<SlopeType::moncen>(solver, g, dtdx, u, gravity, half_dt, scratch, flux);
       case SlopeType::positivity:
-        return fluxes<SlopeType::positivity>(solver, g, dtdx, u, scratch, flux);
+        return fluxes<SlopeType::positivity>(solver, g, dtdx, u, gravity, half_dt, scratch, flux);
     }
     KOSMO_FAIL("hydro: unsupported slope_type " << static_cast<int>(s.slope_type));
   }
 
-  static void run(const SchemeSettings& s, double dtdx, const double* u, MusclScratch<D>& scratch, double* flux) {
+  static void run(const SchemeSettings& s, double dtdx, const double* u, const double* gravity, double half_dt,
+                  MusclScratch<D>& scratch, double* flux) {
     const GasConstants g(s);
     switch (s.riemann) {
       case RiemannSolver::llf:
-        return dispatch_slope(s, LlfSolver{g}, g, dtdx, u, scratch, flux);
+        return dispatch_slope(s, LlfSolver{g}, g, dtdx, u, gravity, half_dt, scratch, flux);
       case RiemannSolver::hll:
-        return dispatch_slope(s, HllSolver{g}, g, dtdx, u, scratch, flux);
+        return dispatch_slope(s, HllSolver{g}, g, dtdx, u, gravity, half_dt, scratch, flux);
       case RiemannSolver::hllc:
-        return dispatch_slope(s, HllcSolver{g}, g, dtdx, u, scratch, flux);
+        return dispatch_slope(s, HllcSolver{g}, g, dtdx, u, gravity, half_dt, scratch, flux);
       case RiemannSolver::exact:
-        return dispatch_slope(s, ExactSolver{g, ExactGamma(s.gamma), s.niter_riemann}, g, dtdx, u, scratch, flux);
+        return dispatch_slope(s, ExactSolver{g, ExactGamma(s.gamma), s.niter_riemann}, g, dtdx, u, gravity, half_dt, scratch, flux);
     }
     KOSMO_FAIL("hydro: unsupported Riemann solver " << static_cast<int>(s.riemann));
   }
@@ -432,18 +444,21 @@ struct MusclKernel {
 
 template <int D>
 void muscl_hancock_fluxes(const SchemeSettings& s, double dt_over_dx, const double* u, MusclScratch<D>& scratch,
-                          double* flux) {
+                          double* flux, const double* gravity, double dt) {
   KOSMO_REQUIRE(scratch.nvar() == nvar(D, s.npassive), "hydro: MusclScratch<"
                                                            << D << "> was sized for nvar = " << scratch.nvar()
                                                            << " but the settings give " << nvar(D, s.npassive));
-  detail::MusclKernel<D>::run(s, dt_over_dx, u, scratch, flux);
+  detail::MusclKernel<D>::run(s, dt_over_dx, u, gravity, 0.5 * dt, scratch, flux);
 }
 
 template class MusclScratch<1>;
 template class MusclScratch<2>;
 template class MusclScratch<3>;
-template void muscl_hancock_fluxes<1>(const SchemeSettings&, double, const double*, MusclScratch<1>&, double*);
-template void muscl_hancock_fluxes<2>(const SchemeSettings&, double, const double*, MusclScratch<2>&, double*);
-template void muscl_hancock_fluxes<3>(const SchemeSettings&, double, const double*, MusclScratch<3>&, double*);
+template void muscl_hancock_fluxes<1>(const SchemeSettings&, double, const double*, MusclScratch<1>&, double*,
+                                           const double*, double);
+template void muscl_hancock_fluxes<2>(const SchemeSettings&, double, const double*, MusclScratch<2>&, double*,
+                                           const double*, double);
+template void muscl_hancock_fluxes<3>(const SchemeSettings&, double, const double*, MusclScratch<3>&, double*,
+                                           const double*, double);
 
 }  // namespace kosmo::hydro

@@ -17,8 +17,17 @@
 // Work done per call (only what the 2^D cells need): primitive variables on the cells the slopes
 // read, slopes and the Hancock predictor on the 2^D cells plus the 2 x 2^(D-1) cells beyond each
 // face plane (32 cells in 3-D), then D x 3 x 2^(D-1) Riemann problems (36 in 3-D). The solver and the
-// slope limiter are dispatched once per call to a kernel templated on both. RAMSES' gravity half
-// step in ctoprim (v += g dt / 2) is not applied: this interface carries no gravity yet.
+// slope limiter are dispatched once per call to a kernel templated on both.
+//
+// Gravity (optional). gravity[d * OctBlock<D>::cells + index] is the acceleration g_d of block cell
+// `index`, gathered like u (nullptr: no gravity, and the fluxes are bit for bit those of the kernel
+// without this argument). When given, the primitive velocity of every cell the slopes read becomes
+// v + g dt / 2 before the slopes and the Hancock trace: RAMSES' "gravity predictor step" in ctoprim
+// (hydro/umuscl.f90, q(ivx+d) += gravin(d) dt / 2, dt the level time step). The half step time-centres
+// the force inside the face states, so that in hydrostatic balance the pressure-gradient term of the
+// trace (-grad p / rho dt / 2) and the gravity term cancel and the Riemann solvers see fluid at rest.
+// The kernel adds no source term to the fluxes: the momentum and energy kicks are the caller's
+// (HydroSolver::gravity_kick, RAMSES synchro_hydro_fine).
 #include <array>
 #include <vector>
 
@@ -63,9 +72,10 @@ template <int D>
 struct MusclKernel;  // the implementation, in muscl_hancock.cpp
 }  // namespace detail
 
+// dt is the time step dt_over_dx was formed with; only the gravity predictor reads it.
 template <int D>
 void muscl_hancock_fluxes(const SchemeSettings& s, double dt_over_dx, const double* u, MusclScratch<D>& scratch,
-                          double* flux);
+                          double* flux, const double* gravity = nullptr, double dt = 0.0);
 
 // Per-thread work arrays sized for D and nvar: allocate once per thread, reuse for every oct.
 template <int D>
@@ -116,8 +126,11 @@ class MusclScratch {
 extern template class MusclScratch<1>;
 extern template class MusclScratch<2>;
 extern template class MusclScratch<3>;
-extern template void muscl_hancock_fluxes<1>(const SchemeSettings&, double, const double*, MusclScratch<1>&, double*);
-extern template void muscl_hancock_fluxes<2>(const SchemeSettings&, double, const double*, MusclScratch<2>&, double*);
-extern template void muscl_hancock_fluxes<3>(const SchemeSettings&, double, const double*, MusclScratch<3>&, double*);
+extern template void muscl_hancock_fluxes<1>(const SchemeSettings&, double, const double*, MusclScratch<1>&, double*,
+                                                  const double*, double);
+extern template void muscl_hancock_fluxes<2>(const SchemeSettings&, double, const double*, MusclScratch<2>&, double*,
+                                                  const double*, double);
+extern template void muscl_hancock_fluxes<3>(const SchemeSettings&, double, const double*, MusclScratch<3>&, double*,
+                                                  const double*, double);
 
 }  // namespace kosmo::hydro
