@@ -1,0 +1,632 @@
+// Multigrid on one AMR level of the octree (see octree_multigrid.hpp; seeds/000 §5.1, App. D).
+//
+// Every multigrid level keeps a neighbour cache built once per solve (seeds/000 App. D.1): for each
+// cell it will relax, the tree indices of its 2D face neighbours, or a code for "zero" (homogeneous
+// Dirichlet: an inactive or missing cell, whose inhomogeneous value, on the solved level, is folded
+// into the right-hand side as RAMSES' BC-modified rhs f(:,2)) or "self" (zero-gradient wall). The
+// sweeps then do no hash lookup.
+//
+// Results do not depend on the thread count, bit for bit: a colour of red-black Gauss-Seidel reads
+// only the other colour (face neighbours differ in the parity of their coordinate sum), restriction and
+// prolongation are maps, and every sum is accumulated per oct and then added serially in list order.
+// They do not depend on the rank count either when every colour sweep is followed by a ghost refresh
+// (merged_red_black = false): each owned cell sees exactly the values it sees on one rank. Only the
+// global sums (norms; the means of the singular problem) carry rank-dependent round-off.
+#include "gravity/octree_multigrid.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace kosmo::gravity {
+namespace {
+
+using core::CellIndex;
+using core::OctIndex;
+
+// Neighbour codes of the caches (non-negative entries are tree cell indices).
+constexpr CellIndex kZero = -1;  // homogeneous Dirichlet neighbour: contributes 0
+constexpr CellIndex kSelf = -2;  // zero-gradient wall: the missing cell equals the cell itself
+
+// Lists shorter than this run on one thread (a parallel region costs about what such a loop does).
+constexpr std::size_t kParallelOcts = 256;
+
+template <int D>
+constexpr int kCells = 1 << D;
+template <int D>
+constexpr int kDirections = 2 * D;
+template <int D>
+constexpr int kStencil = D == 1 ? 3 : (D == 2 ? 9 : 27);
+
+struct Coefficients {
+  double h2 = 0.0, inverse_h2 = 0.0;
+  // Indexed by the diagonal 2D - (number of zero-gradient wall faces): 1 / diagonal and h^2 / diagonal.
+  std::array<double, 7> inverse_diagonal{}, h2_over_diagonal{};
+};
+
+Coefficients coefficients(double h, int dimension) {
+  Coefficients k;
+  k.h2 = h * h;
+  k.inverse_h2 = 1.0 / k.h2;
+  for (int diagonal = 1; diagonal <= 2 * dimension; ++diagonal) {
+    k.inverse_diagonal[static_cast<std::size_t>(diagonal)] = 1.0 / diagonal;
+    k.h2_over_diagonal[static_cast<std::size_t>(diagonal)] = k.h2 / diagonal;
+  }
+  return k;
+}
+
+// One multigrid level: the tree level `level` restricted to its active cells.
+template <int D>
+struct MgLevel {
+  int level = 0;
+  int value_field = -1;  // phi on the solved level, the correction e below
+  Coefficients k;
+  std::vector<OctIndex> octs;             // owned octs with at least one active cell, Morton order
+  std::vector<std::uint8_t> active;       // per oct: bit c set when cell c is active
+  std::vector<CellIndex> neighbours;      // per oct, cell and direction 2 * axis + side: index or code
+  std::vector<OctIndex> reset_octs;       // owned and ghost octs with an active cell: e = 0 before a visit
+  std::vector<CellIndex> father_stencil;  // per oct: the 3^D level-1 cells around its father (prolongation)
+};
+
+// Offset index k = sum_d (o_d + 1) 3^d of the 3^D neighbourhood, o_d in {-1, 0, 1}.
+template <int D>
+constexpr int stencil_index(const std::array<int, D>& offset) {
+  int k = 0, step = 1;
+  for (int d = 0; d < D; ++d, step *= 3) k += (offset[d] + 1) * step;
+  return k;
+}
+
+template <int D>
+bool outside_box(const core::OctTree<D, core::MortonKey>& tree, int level, const typename core::OctTree<D, core::MortonKey>::Coordinates& c,
+                 int axis) {
+  const std::int64_t n = 2 * tree.extent(level)[static_cast<std::size_t>(axis)];
+  return !tree.geometry().periodic[static_cast<std::size_t>(axis)] && (c[static_cast<std::size_t>(axis)] < 0 || c[static_cast<std::size_t>(axis)] >= n);
+}
+
+// Red-black Gauss-Seidel on the active cells of one colour (parity of the cell's coordinate sum; an
+// oct's coordinates are doubled in its cells', so the parity is that of the child index's popcount).
+template <int D, bool Reciprocal>
+void sweep(const MgLevel<D>& m, int colour, double* x, const double* f) {
+  const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const unsigned bits = m.active[static_cast<std::size_t>(i)];
+    for (int c = 0; c < kCells<D>; ++c) {
+      if ((std::popcount(static_cast<unsigned>(c)) & 1) != colour || ((bits >> c) & 1u) == 0) continue;
+      const CellIndex cell = CellIndex{m.octs[static_cast<std::size_t>(i)]} * kCells<D> + c;
+      const CellIndex* nb = m.neighbours.data() + (i * kCells<D> + c) * kDirections<D>;
+      double sum = 0.0;
+      int diagonal = kDirections<D>;
+      for (int j = 0; j < kDirections<D>; ++j) {
+        if (nb[j] >= 0) {
+          sum += x[nb[j]];
+        } else if (nb[j] == kSelf) {
+          --diagonal;
+        }
+      }
+      // seeds/000 eq. (17): phi = (sum_j phi_j - h^2 f) / (2D), with the diagonal reduced by the
+      // zero-gradient faces (their neighbour is the cell itself).
+      if constexpr (Reciprocal) {
+        x[cell] = m.k.inverse_diagonal[static_cast<std::size_t>(diagonal)] * sum - m.k.h2_over_diagonal[static_cast<std::size_t>(diagonal)] * f[cell];
+      } else {
+        x[cell] = (sum - m.k.h2 * f[cell]) / diagonal;
+      }
+    }
+  }
+}
+
+// r = f - L_h x on the active cells; returns sum r^2 when WithNorm (per-oct partials, summed serially).
+template <int D, bool Reciprocal, bool WithNorm>
+double residual(const MgLevel<D>& m, const double* x, const double* f, double* r) {
+  const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
+  std::vector<double> partial(WithNorm ? static_cast<std::size_t>(n) : 0);
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const unsigned bits = m.active[static_cast<std::size_t>(i)];
+    double norm2 = 0.0;
+    for (int c = 0; c < kCells<D>; ++c) {
+      if (((bits >> c) & 1u) == 0) continue;
+      const CellIndex cell = CellIndex{m.octs[static_cast<std::size_t>(i)]} * kCells<D> + c;
+      const CellIndex* nb = m.neighbours.data() + (i * kCells<D> + c) * kDirections<D>;
+      double sum = 0.0;
+      int diagonal = kDirections<D>;
+      for (int j = 0; j < kDirections<D>; ++j) {
+        if (nb[j] >= 0) {
+          sum += x[nb[j]];
+        } else if (nb[j] == kSelf) {
+          --diagonal;
+        }
+      }
+      const double laplacian_h2 = sum - diagonal * x[cell];
+      if constexpr (Reciprocal) {
+        r[cell] = f[cell] - laplacian_h2 * m.k.inverse_h2;
+      } else {
+        r[cell] = f[cell] - laplacian_h2 / m.k.h2;
+      }
+      if constexpr (WithNorm) norm2 += r[cell] * r[cell];
+    }
+    if constexpr (WithNorm) partial[static_cast<std::size_t>(i)] = norm2;
+  }
+  double total = 0.0;
+  for (double p : partial) total += p;
+  return total;
+}
+
+// The unfused norm pass: the same cells in the same order as the fused loop, so the same value.
+template <int D>
+double norm2_pass(const MgLevel<D>& m, const double* r) {
+  const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
+  std::vector<double> partial(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const unsigned bits = m.active[static_cast<std::size_t>(i)];
+    double norm2 = 0.0;
+    for (int c = 0; c < kCells<D>; ++c) {
+      if (((bits >> c) & 1u) == 0) continue;
+      const double v = r[CellIndex{m.octs[static_cast<std::size_t>(i)]} * kCells<D> + c];
+      norm2 += v * v;
+    }
+    partial[static_cast<std::size_t>(i)] = norm2;
+  }
+  double total = 0.0;
+  for (double p : partial) total += p;
+  return total;
+}
+
+// coarse rhs = mean of the 2^D children's residuals, an inactive child counting 0 (RAMSES
+// restrict_residual: the residual of a masked cell is 0). Children may be ghosts: the caller has
+// refreshed the fine residual first.
+template <int D>
+void restrict_residual(const core::OctTree<D, core::MortonKey>& tree, const MgLevel<D>& coarse, const double* fine_residual,
+                       const double* mask, double* coarse_rhs) {
+  const auto n = static_cast<std::ptrdiff_t>(coarse.octs.size());
+  constexpr double weight = 1.0 / kCells<D>;
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const unsigned bits = coarse.active[static_cast<std::size_t>(i)];
+    for (int c = 0; c < kCells<D>; ++c) {
+      if (((bits >> c) & 1u) == 0) continue;
+      const CellIndex cell = CellIndex{coarse.octs[static_cast<std::size_t>(i)]} * kCells<D> + c;
+      const OctIndex son = tree.son(cell);
+      double sum = 0.0;
+      for (int child = 0; child < kCells<D>; ++child) {
+        const CellIndex fine = CellIndex{son} * kCells<D> + child;
+        if (mask[fine] > 0.0) sum += fine_residual[fine];
+      }
+      coarse_rhs[cell] = weight * sum;
+    }
+  }
+}
+
+// fine x += P e_coarse: cell-centred (tri)linear interpolation, weight 3/4 on the father's side and
+// 1/4 on the neighbour's per axis (RAMSES interpolate_and_correct: 27/9/3/1 over 64 in 3-D), reading
+// the father's 3^D neighbourhood, where inactive or missing cells count 0.
+template <int D>
+void prolong_and_correct(const MgLevel<D>& fine, const double* coarse_e, double* x) {
+  const auto n = static_cast<std::ptrdiff_t>(fine.octs.size());
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const unsigned bits = fine.active[static_cast<std::size_t>(i)];
+    const CellIndex* stencil = fine.father_stencil.data() + i * kStencil<D>;
+    for (int c = 0; c < kCells<D>; ++c) {
+      if (((bits >> c) & 1u) == 0) continue;
+      double correction = 0.0;
+      for (int corner = 0; corner < kCells<D>; ++corner) {
+        std::array<int, D> offset{};
+        double weight = 1.0;
+        for (int d = 0; d < D; ++d) {
+          const bool towards_neighbour = (corner >> d) & 1;
+          offset[static_cast<std::size_t>(d)] = towards_neighbour ? (((c >> d) & 1) ? 1 : -1) : 0;
+          weight *= towards_neighbour ? 0.25 : 0.75;
+        }
+        const CellIndex source = stencil[stencil_index<D>(offset)];
+        if (source >= 0) correction += weight * coarse_e[source];
+      }
+      x[CellIndex{fine.octs[static_cast<std::size_t>(i)]} * kCells<D> + c] += correction;
+    }
+  }
+}
+
+}  // namespace
+
+template <int D>
+struct OctreeMultigrid<D>::Impl {
+  std::vector<MgLevel<D>> levels;  // levels[0] is the solved level, then coarser ones
+  long long refreshes = 0, reductions = 0;
+  std::vector<long long>* cycle_counts = nullptr;  // the current V-cycle's counts by level, or null
+  const MultigridCommunication* communication = nullptr;
+
+  // Every exchange of the solver goes through these two, which count it (seeds/000 Fig. 3).
+  void refresh(int level, std::initializer_list<int> fields) {
+    const std::vector<int> list(fields);
+    if (communication->refresh_ghosts) communication->refresh_ghosts(level, std::span<const int>(list));
+    ++refreshes;
+    if (cycle_counts) ++(*cycle_counts)[static_cast<std::size_t>(level)];
+  }
+  void sum(int level, std::span<double> values) {
+    if (communication->sum) communication->sum(values);
+    ++reductions;
+    if (cycle_counts) ++(*cycle_counts)[static_cast<std::size_t>(level)];
+  }
+};
+
+template <int D>
+OctreeMultigrid<D>::OctreeMultigrid(Tree& tree, OctreeMultigridSettings settings, MultigridCommunication communication)
+    : tree_(tree), settings_(settings), communication_(std::move(communication)), impl_(std::make_unique<Impl>()) {
+  KOSMO_REQUIRE(settings.epsilon > 0.0, "gravity::OctreeMultigrid: epsilon = " << settings.epsilon << " must be positive");
+  KOSMO_REQUIRE(settings.max_vcycles >= 1, "gravity::OctreeMultigrid: max_vcycles must be >= 1");
+  KOSMO_REQUIRE(settings.pre_smoothing_sweeps >= 0 && settings.post_smoothing_sweeps >= 0 &&
+                    settings.pre_smoothing_sweeps + settings.post_smoothing_sweeps >= 1 && settings.coarsest_sweeps >= 1,
+                "gravity::OctreeMultigrid: needs at least one smoothing sweep per level and one on the coarsest");
+  auto scratch = [&](const std::string& name) {
+    const int existing = tree.fields().find(name);
+    if (existing >= 0) return existing;
+    core::FieldInfo info = core::scalar_field(name, "code_units");
+    info.in_snapshots = false;
+    info.in_restarts = false;
+    return tree.add_field(info);
+  };
+  correction_field_ = scratch("multigrid_correction");
+  rhs_field_ = scratch("multigrid_rhs");
+  residual_field_ = scratch("multigrid_residual");
+  mask_field_ = scratch("multigrid_mask");
+  impl_->communication = &communication_;
+}
+
+template <int D>
+OctreeMultigrid<D>::~OctreeMultigrid() = default;
+
+template <int D>
+void OctreeMultigrid<D>::set_box_boundary_potential(std::function<double(const Position& position)> phi_outside) {
+  phi_outside_ = std::move(phi_outside);
+}
+
+namespace {
+
+// Dirichlet value of phi at the centre of the missing level-L cell `c` (integer coordinates at level
+// L, inside the box): phi of the level-(L-1) cell C holding that centre plus central-difference slopes
+// at the +-1/4 offset (see octree_multigrid.hpp). Returns false when C does not exist (ungraded tree).
+template <int D>
+bool interpolate_coarse_phi(const core::OctTree<D, core::MortonKey>& tree, int coarse_level, typename core::OctTree<D, core::MortonKey>::Coordinates c,
+                            const double* phi, double& value) {
+  using Tree = core::OctTree<D, core::MortonKey>;
+  for (int d = 0; d < D; ++d) {  // wrap periodic axes before halving
+    const auto u = static_cast<std::size_t>(d);
+    const std::int64_t n = 4 * tree.extent(coarse_level)[u];
+    c[u] = ((c[u] % n) + n) % n;
+  }
+  typename Tree::Coordinates coarse{};
+  for (int d = 0; d < D; ++d) coarse[static_cast<std::size_t>(d)] = c[static_cast<std::size_t>(d)] >> 1;
+  const CellIndex centre = tree.find_cell(coarse_level, coarse);
+  if (centre == core::no_cell || tree.role(Tree::oct_of(centre)) == core::OctRole::idle) return false;
+  value = phi[centre];
+  for (int d = 0; d < D; ++d) {
+    const auto u = static_cast<std::size_t>(d);
+    auto plus = coarse, minus = coarse;
+    ++plus[u];
+    --minus[u];
+    const CellIndex p = tree.find_cell(coarse_level, plus);
+    const CellIndex m = tree.find_cell(coarse_level, minus);
+    double slope = 0.0;  // per coarse cell width
+    if (p != core::no_cell && m != core::no_cell) {
+      slope = 0.5 * (phi[p] - phi[m]);
+    } else if (p != core::no_cell) {
+      slope = phi[p] - phi[centre];
+    } else if (m != core::no_cell) {
+      slope = phi[centre] - phi[m];
+    }
+    value += slope * ((c[u] & 1) ? 0.25 : -0.25);
+  }
+  return true;
+}
+
+}  // namespace
+
+template <int D>
+OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rhs_field) {
+  const auto start = std::chrono::steady_clock::now();
+  KOSMO_REQUIRE(level >= 1 && level <= tree_.levelmax(), "gravity::OctreeMultigrid::solve: level " << level << " outside 1.." << tree_.levelmax());
+  Impl& impl = *impl_;
+  impl.refreshes = impl.reductions = 0;
+  impl.cycle_counts = nullptr;
+  impl.levels.clear();
+  OctreeMultigridReport report;
+  const int L = level;
+  double* mask = tree_.field(mask_field_);
+  double* rhs = tree_.field(rhs_field_);
+  double* residual_values = tree_.field(residual_field_);
+  double* correction = tree_.field(correction_field_);
+  double* phi = tree_.field(phi_field);
+  const double* source = tree_.field(rhs_field);
+
+  // --- the solved level: neighbour cache, Dirichlet values folded into the rhs ----------------------
+  MgLevel<D> fine;
+  fine.level = L;
+  fine.value_field = phi_field;
+  fine.k = coefficients(tree_.cell_size(L), D);
+  fine.octs = tree_.octs_at_level(L);
+  fine.active.assign(fine.octs.size(), static_cast<std::uint8_t>((1u << kCells<D>) - 1u));
+  fine.neighbours.resize(fine.octs.size() * kCells<D> * kDirections<D>);
+  long long dirichlet_faces = 0;
+  bool ungraded = false;
+  {
+    const auto n = static_cast<std::ptrdiff_t>(fine.octs.size());
+    const double h = tree_.cell_size(L);
+#pragma omp parallel for schedule(static) reduction(+ : dirichlet_faces) reduction(|| : ungraded)
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      for (int c = 0; c < kCells<D>; ++c) {
+        const CellIndex cell = Tree::cell_index(fine.octs[static_cast<std::size_t>(i)], c);
+        const auto x = tree_.cell_coordinates(cell);
+        double boundary = 0.0;  // sum of the Dirichlet neighbour values
+        for (int dir = 0; dir < kDirections<D>; ++dir) {
+          const int axis = dir / 2;
+          auto y = x;
+          y[static_cast<std::size_t>(axis)] += (dir & 1) ? 1 : -1;
+          CellIndex code = kZero;
+          if (outside_box<D>(tree_, L, y, axis)) {
+            if (phi_outside_) {
+              Position centre{};
+              for (int d = 0; d < D; ++d) centre[static_cast<std::size_t>(d)] = (static_cast<double>(y[static_cast<std::size_t>(d)]) + 0.5) * h;
+              boundary += phi_outside_(centre);
+              ++dirichlet_faces;
+            } else {
+              code = kSelf;
+            }
+          } else {
+            const CellIndex neighbour = tree_.find_cell(L, y);
+            if (neighbour != core::no_cell && tree_.role(Tree::oct_of(neighbour)) != core::OctRole::idle) {
+              code = neighbour;
+            } else {
+              // Coarse-fine face: Dirichlet from the coarser level (interpol_phi).
+              double value = 0.0;
+              if (L == 1 || !interpolate_coarse_phi<D>(tree_, L - 1, y, phi, value)) ungraded = true;
+              boundary += value;
+              ++dirichlet_faces;
+            }
+          }
+          fine.neighbours[static_cast<std::size_t>((i * kCells<D> + c) * kDirections<D> + dir)] = code;
+        }
+        rhs[cell] = source[cell] - boundary * fine.k.inverse_h2;  // RAMSES' BC-modified rhs f(:,2)
+      }
+    }
+  }
+  KOSMO_REQUIRE(!ungraded, "gravity::OctreeMultigrid::solve: a level-" << L << " cell's missing face neighbour has no level-" << L - 1
+                                                                         << " cell under it (ungraded tree or ghost zone too thin)");
+
+  // --- masks, coarse to the root (RAMSES restrict_mask): level by level, each refreshed to the ghosts
+  // so that the next coarser owned cells can average ghost children -------------------------------
+  for (const auto* list : {&tree_.octs_at_level(L), &tree_.ghost_octs_at_level(L)})
+    for (OctIndex o : *list) std::fill_n(mask + Tree::cell_index(o, 0), kCells<D>, 1.0);
+  // Active cells at 1..L-1, Dirichlet faces, sum of rhs, cells, sum of rhs^2.
+  std::vector<double> setup_sums(static_cast<std::size_t>(L) + 4, 0.0);
+  for (int k = L - 1; k >= 1; --k) {
+    const auto& octs = tree_.octs_at_level(k);
+    const auto n = static_cast<std::ptrdiff_t>(octs.size());
+    long long active = 0;
+#pragma omp parallel for schedule(static) reduction(+ : active) if (static_cast<std::size_t>(n) >= kParallelOcts)
+    for (std::ptrdiff_t i = 0; i < n; ++i)
+      for (int c = 0; c < kCells<D>; ++c) {
+        const CellIndex cell = Tree::cell_index(octs[static_cast<std::size_t>(i)], c);
+        const OctIndex son = tree_.son(cell);
+        double m = -1.0;
+        if (son != core::no_oct) {
+          double sum = 0.0;
+          for (int child = 0; child < kCells<D>; ++child) sum += mask[Tree::cell_index(son, child)];
+          m = sum / kCells<D>;
+        }
+        mask[cell] = m;
+        if (m > 0.0) ++active;
+      }
+    impl.refresh(k, {mask_field_});
+    setup_sums[static_cast<std::size_t>(k)] = static_cast<double>(active);
+  }
+  {
+    double source_sum = 0.0, source_norm2 = 0.0;
+    for (OctIndex o : fine.octs)
+      for (int c = 0; c < kCells<D>; ++c) {
+        source_sum += source[Tree::cell_index(o, c)];
+        source_norm2 += source[Tree::cell_index(o, c)] * source[Tree::cell_index(o, c)];
+      }
+    setup_sums[static_cast<std::size_t>(L)] = static_cast<double>(dirichlet_faces);
+    setup_sums[static_cast<std::size_t>(L) + 1] = source_sum;
+    setup_sums[static_cast<std::size_t>(L) + 2] = static_cast<double>(fine.octs.size() * kCells<D>);
+    setup_sums[static_cast<std::size_t>(L) + 3] = source_norm2;
+  }
+  impl.sum(L, setup_sums);  // one batched reduction for all the setup counts
+  const bool singular = setup_sums[static_cast<std::size_t>(L)] == 0.0;
+  const double cells_total = setup_sums[static_cast<std::size_t>(L) + 2];
+  // The residual a double-precision solve can reach: with a good warm start the initial residual
+  // is itself near it, and epsilon times it is out of reach (the solve would never stop).
+  const double round_off_floor = 1e-12 * std::sqrt(setup_sums[static_cast<std::size_t>(L) + 3]);
+  if (singular && cells_total > 0.0) {
+    // No Dirichlet face anywhere: L_h is singular; solve for the neutral part of the source.
+    const double mean = setup_sums[static_cast<std::size_t>(L) + 1] / cells_total;
+    for (OctIndex o : fine.octs)
+      for (int c = 0; c < kCells<D>; ++c) rhs[Tree::cell_index(o, c)] -= mean;
+  }
+  // The coarsest multigrid level: the last of L-1, L-2, ... that has active cells somewhere.
+  int coarsest = L;
+  while (coarsest - 1 >= 1 && setup_sums[static_cast<std::size_t>(coarsest - 1)] > 0.0) --coarsest;
+
+  // --- coarse multigrid levels: active cells, neighbour caches, prolongation stencils ---------------
+  impl.levels.push_back(std::move(fine));
+  for (int k = L - 1; k >= coarsest; --k) {
+    MgLevel<D> m;
+    m.level = k;
+    m.value_field = correction_field_;
+    m.k = coefficients(tree_.cell_size(k), D);
+    auto active_bits = [&](OctIndex o) {
+      unsigned bits = 0;
+      for (int c = 0; c < kCells<D>; ++c)
+        if (mask[Tree::cell_index(o, c)] > 0.0) bits |= 1u << c;
+      return bits;
+    };
+    for (OctIndex o : tree_.octs_at_level(k)) {
+      const unsigned bits = active_bits(o);
+      if (bits == 0) continue;
+      m.octs.push_back(o);
+      m.active.push_back(static_cast<std::uint8_t>(bits));
+      m.reset_octs.push_back(o);
+    }
+    for (OctIndex o : tree_.ghost_octs_at_level(k))
+      if (active_bits(o) != 0) m.reset_octs.push_back(o);
+    m.neighbours.assign(m.octs.size() * kCells<D> * kDirections<D>, kZero);
+    const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+    for (std::ptrdiff_t i = 0; i < n; ++i)
+      for (int c = 0; c < kCells<D>; ++c) {
+        if (((m.active[static_cast<std::size_t>(i)] >> c) & 1u) == 0) continue;
+        const auto x = tree_.cell_coordinates(Tree::cell_index(m.octs[static_cast<std::size_t>(i)], c));
+        for (int dir = 0; dir < kDirections<D>; ++dir) {
+          const int axis = dir / 2;
+          auto y = x;
+          y[static_cast<std::size_t>(axis)] += (dir & 1) ? 1 : -1;
+          CellIndex code = kZero;  // inactive, missing (coarse-fine face of level k) or Dirichlet wall
+          if (outside_box<D>(tree_, k, y, axis)) {
+            if (!phi_outside_) code = kSelf;  // homogeneous zero gradient
+          } else {
+            const CellIndex neighbour = tree_.find_cell(k, y);
+            if (neighbour != core::no_cell && tree_.role(Tree::oct_of(neighbour)) != core::OctRole::idle && mask[neighbour] > 0.0)
+              code = neighbour;
+          }
+          m.neighbours[static_cast<std::size_t>((i * kCells<D> + c) * kDirections<D> + dir)] = code;
+        }
+      }
+    impl.levels.push_back(std::move(m));
+  }
+  // Prolongation stencils: for each level with a coarser multigrid level under it, the 3^D cells of
+  // the coarser level around each oct's father (active ones, or kZero; zero-gradient walls mirror).
+  for (std::size_t j = 0; j + 1 < impl.levels.size(); ++j) {
+    MgLevel<D>& m = impl.levels[j];
+    const int k = m.level - 1;
+    m.father_stencil.assign(m.octs.size() * kStencil<D>, kZero);
+    const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      const auto father = tree_.cell_coordinates(tree_.father_cell(m.octs[static_cast<std::size_t>(i)]));
+      for (int s = 0; s < kStencil<D>; ++s) {
+        auto y = father;
+        bool dirichlet_wall = false;
+        for (int d = 0, rest = s; d < D; ++d, rest /= 3) {
+          const auto u = static_cast<std::size_t>(d);
+          y[u] += rest % 3 - 1;
+          if (outside_box<D>(tree_, k, y, d)) {
+            if (phi_outside_) dirichlet_wall = true;
+            y[u] = father[u];  // zero gradient: the mirror cell is the father's row
+          }
+        }
+        if (dirichlet_wall) continue;
+        const CellIndex cell = tree_.find_cell(k, y);
+        if (cell != core::no_cell && tree_.role(Tree::oct_of(cell)) != core::OctRole::idle && mask[cell] > 0.0)
+          m.father_stencil[static_cast<std::size_t>(i * kStencil<D> + s)] = cell;
+      }
+    }
+  }
+
+  // --- iterate --------------------------------------------------------------------------------------
+  const bool merged = settings_.merged_red_black;
+  const bool fused = settings_.fused_residual_norm;
+  auto run = [&]<bool Reciprocal>() {
+    auto smooth = [&](MgLevel<D>& m, int sweeps) {
+      double* x = tree_.field(m.value_field);
+      for (int s = 0; s < sweeps; ++s) {
+        sweep<D, Reciprocal>(m, 0, x, rhs);
+        if (!merged) impl.refresh(m.level, {m.value_field});  // RAMSES: red, exchange, black, exchange
+        sweep<D, Reciprocal>(m, 1, x, rhs);
+        impl.refresh(m.level, {m.value_field});  // merged (App. D.2): red, black, exchange
+      }
+    };
+    // One V-cycle from multigrid level j down (seeds/000 §5.1.1, Fig. 3).
+    auto vcycle = [&](auto&& self, std::size_t j) -> void {
+      MgLevel<D>& m = impl.levels[j];
+      if (j + 1 == impl.levels.size()) {
+        smooth(m, j == 0 ? settings_.pre_smoothing_sweeps + settings_.post_smoothing_sweeps : settings_.coarsest_sweeps);
+        return;
+      }
+      smooth(m, settings_.pre_smoothing_sweeps);
+      residual<D, Reciprocal, false>(m, tree_.field(m.value_field), rhs, residual_values);
+      impl.refresh(m.level, {residual_field_});  // restriction reads children on other ranks
+      MgLevel<D>& coarse = impl.levels[j + 1];
+      restrict_residual<D>(tree_, coarse, residual_values, mask, rhs);
+      for (OctIndex o : coarse.reset_octs) std::fill_n(correction + Tree::cell_index(o, 0), kCells<D>, 0.0);
+      self(self, j + 1);
+      // The coarse correction's ghosts are fresh: its last sweep ended with a refresh.
+      prolong_and_correct<D>(m, correction, tree_.field(m.value_field));
+      impl.refresh(m.level, {m.value_field});  // the prolongation exchange
+      smooth(m, settings_.post_smoothing_sweeps);
+    };
+    // ||r||^2 on the solved level: fused (one loop) or RAMSES' residual, residual refresh, norm pass.
+    auto norm = [&]() {
+      MgLevel<D>& m = impl.levels[0];
+      double value[1] = {0.0};
+      if (fused) {
+        value[0] = residual<D, Reciprocal, true>(m, phi, rhs, residual_values);
+      } else {
+        residual<D, Reciprocal, false>(m, phi, rhs, residual_values);
+        impl.refresh(L, {residual_field_});  // RAMSES multigrid_fine: make_virtual_fine_dp(f(1,1)) after cmp_residual_mg_fine
+        value[0] = norm2_pass<D>(m, residual_values);
+      }
+      impl.sum(L, value);
+      return std::sqrt(value[0]);
+    };
+
+    impl.refresh(L, {phi_field});  // the warm start's ghosts
+    report.initial_residual = norm();
+    report.final_residual = report.initial_residual;
+    if (report.initial_residual <= round_off_floor) {
+      report.converged = true;
+      return;
+    }
+    std::vector<long long> counts(static_cast<std::size_t>(L) + 1, 0);
+    while (report.vcycles < settings_.max_vcycles) {
+      std::fill(counts.begin(), counts.end(), 0);
+      impl.cycle_counts = &counts;
+      vcycle(vcycle, 0);
+      report.final_residual = norm();
+      impl.cycle_counts = nullptr;
+      ++report.vcycles;
+      report.residual_history.push_back(report.final_residual / report.initial_residual);
+      if (report.final_residual <= std::max(settings_.epsilon * report.initial_residual, round_off_floor)) {
+        report.converged = true;
+        break;
+      }
+    }
+    report.exchanges_per_vcycle_by_level = counts;
+    report.reduction_per_vcycle = std::pow(report.initial_residual / std::max(report.final_residual, std::numeric_limits<double>::min()),
+                                           1.0 / report.vcycles);
+  };
+  if (settings_.precomputed_reciprocal) {
+    run.template operator()<true>();
+  } else {
+    run.template operator()<false>();
+  }
+
+  if (singular && cells_total > 0.0) {
+    // Zero mean, as PeriodicFftPoisson; the same shift on owned and ghost cells keeps ghosts valid.
+    double phi_sum[1] = {0.0};
+    for (OctIndex o : impl.levels[0].octs)
+      for (int c = 0; c < kCells<D>; ++c) phi_sum[0] += phi[Tree::cell_index(o, c)];
+    impl.sum(L, phi_sum);
+    const double mean = phi_sum[0] / cells_total;
+    for (const auto* list : {&tree_.octs_at_level(L), &tree_.ghost_octs_at_level(L)})
+      for (OctIndex o : *list)
+        for (int c = 0; c < kCells<D>; ++c) phi[Tree::cell_index(o, c)] -= mean;
+  }
+  report.ghost_refreshes = impl.refreshes;
+  report.reductions = impl.reductions;
+  if (report.exchanges_per_vcycle_by_level.empty()) report.exchanges_per_vcycle_by_level.assign(static_cast<std::size_t>(L) + 1, 0);
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+template class OctreeMultigrid<1>;
+template class OctreeMultigrid<2>;
+template class OctreeMultigrid<3>;
+
+}  // namespace kosmo::gravity
