@@ -77,6 +77,13 @@ std::vector<ParameterSpec> build_schema() {
                  "kosmo: what to set up. 'regions' (RAMSES' behaviour): the gas from the &INIT_PARAMS regions, "
                  "needs hydro=.true.; 'refined_sphere': kosmo's mesh-only demo, no hydro"),
       logical_key("RUN_PARAMS", "hydro", false, "solve the hydrodynamics (&HYDRO_PARAMS)"),
+      logical_key("RUN_PARAMS", "poisson", false,
+                  "gravity (&POISSON_PARAMS): self-gravity of the gas solved level by level, or the analytic field of "
+                  "gravity_type > 0; needs hydro=.true."),
+      logical_key("RUN_PARAMS", "use_fftw", true,
+                  "cuRAMSES (seeds/000 §5.2): solve the fully refined base level (levelmin) by FFTW in one shot instead "
+                  "of by multigrid V-cycles; periodic boxes by FFT, non-periodic ones by the zero-padded isolated FFT. "
+                  ".false. keeps RAMSES' multigrid at the base level (the reference path)"),
       logical_key("RUN_PARAMS", "verbose", false, "print detailed progress messages"),
       integer_key("RUN_PARAMS", "nstepmax", 1000000, at_least(0), "maximum number of coarse time steps"),
       // RAMSES amr_step: level l+1 takes nsubcycle(l) steps per step of level l; read_params shifts the
@@ -241,6 +248,23 @@ std::vector<ParameterSpec> build_schema() {
       real_array_key("BOUNDARY_PARAMS", "w_bound", kMaxBound, 0.0, any_value(), "per inflow boundary: z velocity"),
       real_array_key("BOUNDARY_PARAMS", "p_bound", kMaxBound, 0.0, at_least(0), "per inflow boundary: pressure"),
 
+      // &POISSON_PARAMS (poisson/poisson_parameters.f90, read_poisson_params.f90)
+      integer_key("POISSON_PARAMS", "gravity_type", 0, between(-2, 2),
+                  "0: self-gravity; 1: constant acceleration gravity_params(1:ndim); 2: point mass, gravity_params = "
+                  "(GM, softening, x, y, z); negative: self-gravity plus the analytic field of -gravity_type"),
+      real_array_key("POISSON_PARAMS", "gravity_params", 10, 0.0, any_value(), "parameters of the analytic field (gravity_type)"),
+      real_key("POISSON_PARAMS", "epsilon", 1e-4, above_up_to(0, 1),
+               "multigrid convergence: stop when the residual norm falls below epsilon times the initial one "
+               "(RAMSES multigrid_fine)"),
+      logical_key("POISSON_PARAMS", "mg_merged_rb", true,
+                  "cuRAMSES (seeds/000 §5.1.1, App. D.2): red and black Gauss-Seidel half sweeps without a ghost "
+                  "exchange between them; .false. is RAMSES' sequence (results then equal on any rank count)"),
+      logical_key("POISSON_PARAMS", "mg_fused_norm", true,
+                  "cuRAMSES (seeds/000 §5.1.1): residual and its norm in one loop, norm reductions batched"),
+      integer_key("POISSON_PARAMS", "fft_slab_threshold", 16777216, at_least(1),
+                  "kosmo (seeds/000 §5.2.1): base levels of at most this many cells are gathered to every rank and "
+                  "solved locally; larger ones by FFTW-MPI slabs"),
+
       // &OUTPUT_PARAMS
       integer_key("OUTPUT_PARAMS", "noutput", 1, between(0, kMaxOut),
                   "number of outputs listed in tout (or aout in cosmological runs)"),
@@ -283,12 +307,10 @@ std::vector<UnimplementedParameter> keys_of(const std::string& block, std::initi
 std::vector<UnimplementedParameter> build_unimplemented() {
   std::vector<UnimplementedParameter> all;
   auto add = [&all](std::vector<UnimplementedParameter> more) { all.insert(all.end(), more.begin(), more.end()); };
-  add(keys_of("RUN_PARAMS", {"poisson",
-                             "pic",
+  add(keys_of("RUN_PARAMS", {"pic",
                              "cosmo",
                              "sink",
                              "rt",
-                             "use_fftw",
                              "dump_pk",
                              "gpu_hydro",
                              "gpu_poisson",
@@ -307,7 +329,7 @@ std::vector<UnimplementedParameter> build_unimplemented() {
   add(keys_of("BOUNDARY_PARAMS", {"no_inflow", "var_bound"}));
   add(keys_of("OUTPUT_PARAMS", {"varcpu_chunk_nfile", "output_mode"}));
   // Well-known keys of the unimplemented blocks, so a misplaced key can be sent to its block.
-  add(keys_of("POISSON_PARAMS", {"gravity_type", "gravity_params", "epsilon", "cg_levelmin", "cic_levelmax"}));
+  add(keys_of("POISSON_PARAMS", {"cg_levelmin", "cic_levelmax"}));
   add(keys_of("PHYSICS_PARAMS", {"cooling", "metal", "haardt_madau", "z_ave", "z_reion", "t_star", "n_star", "eps_star",
                                  "g_star", "del_star", "t2_star", "eta_sn", "yield", "f_w", "f_ek", "rbubble",
                                  "isothermal", "cooling_method", "grackle_table"}));
@@ -356,6 +378,8 @@ const std::vector<BlockSpec>& schema_blocks() {
                           "accepts boxes that cover a whole face of the box."},
       {"OUTPUT_PARAMS", "When outputs are written and when the run ends."},
       {"UNITS_PARAMS", "Code units, as the cgs value of one code unit."},
+      {"POISSON_PARAMS", "Gravity (used when poisson=.true. in &RUN_PARAMS): self-gravity with G = 1 in code units, "
+                         "or an analytic field."},
   };
   return blocks;
 }
@@ -367,7 +391,6 @@ const std::vector<ParameterSpec>& parameter_schema() {
 
 const std::vector<BlockSpec>& unimplemented_blocks() {
   static const std::vector<BlockSpec> blocks = {
-      {"POISSON_PARAMS", "self-gravity"},
       {"PHYSICS_PARAMS", "cooling, star formation, feedback (RAMSES classic)"},
       {"COOLING_PARAMS", "cooling (newer RAMSES)"},
       {"SF_PARAMS", "star formation (newer RAMSES)"},

@@ -77,6 +77,8 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   JobControl job(params, comm, run_start);
   const std::vector<double> initial = sim.totals();
   const int energy = D + 1;
+  // With gravity the conserved energy includes the potential energy (RAMSES econs).
+  const double initial_energy = initial[static_cast<std::size_t>(energy)] + sim.potential_energy();
   while (sim.time() < tend * (1.0 - 1e-12) && sim.step() < nstepmax) {
     auto start = Clock::now();
     double dt = sim.courant_time_step();
@@ -86,6 +88,7 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
     sim.advance(dt);
     const parallel::MemoryRange memory = parallel::resident_memory_range(comm);  // collective
     const std::vector<double> now = sim.totals();                                // collective
+    const double potential = sim.potential_energy();                             // collective
     const std::vector<std::string> tuning = sim.mesh().drain_tuning_log();        // identical on every rank
     std::vector<long long> octs(static_cast<std::size_t>(sim.tree().levelmax()) + 1, 0);
     for (int l = 1; l <= sim.tree().levelmax(); ++l) octs[static_cast<std::size_t>(l)] = static_cast<long long>(sim.tree().octs_at_level(l).size());
@@ -93,9 +96,14 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
       MPI_Allreduce(MPI_IN_PLACE, octs.data(), static_cast<int>(octs.size()), MPI_LONG_LONG, MPI_SUM, comm);
     if (rank == 0) {
       char line[256];
-      std::snprintf(line, sizeof line, " Main step=%7lld t=%12.5e dt=%10.3e mcons=%10.2e econs=%10.2e octs:", sim.step(), sim.time(), dt,
-                    relative_change(now[0], initial[0]), relative_change(now[static_cast<std::size_t>(energy)], initial[static_cast<std::size_t>(energy)]));
+      std::snprintf(line, sizeof line, " Main step=%7lld t=%12.5e dt=%10.3e mcons=%10.2e econs=%10.2e", sim.step(), sim.time(), dt,
+                    relative_change(now[0], initial[0]), relative_change(now[static_cast<std::size_t>(energy)] + potential, initial_energy));
       log << line;
+      if (sim.gravity()) {
+        std::snprintf(line, sizeof line, " epot=%11.4e", potential);
+        log << line;
+      }
+      log << " octs:";
       for (int l = 1; l <= sim.tree().levelmax(); ++l)
         if (octs[static_cast<std::size_t>(l)] > 0) log << ' ' << l << ':' << octs[static_cast<std::size_t>(l)];
       std::snprintf(line, sizeof line, " mem(MB) min=%.1f max=%.1f", memory.min_bytes / 1048576.0, memory.max_bytes / 1048576.0);

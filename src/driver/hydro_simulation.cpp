@@ -58,6 +58,9 @@ HydroSimulation<D>::HydroSimulation(const core::ParameterSet& params, MPI_Comm c
       mesh_(comm, params.get_string("RUN_PARAMS", "exchange_method"), params.get_string("RUN_PARAMS", "ordering")),
       tree_(hydro_geometry<D>(params)),
       hydro_(tree_, solver_settings<D>(params)),
+      gravity_(params.get_bool("RUN_PARAMS", "poisson")
+                   ? std::make_unique<LevelGravity<D>>(params, tree_, mesh_, hydro_, levelmin_of(params), timers_)
+                   : nullptr),
       refinement_(refinement_settings(params)),
       regions_(refine_regions(params)),
       init_regions_(hydro::init_regions(params)) {
@@ -193,6 +196,7 @@ void HydroSimulation<D>::initialise() {
     tree_.compact();
   }
   timers_.add("initial conditions", start);
+  if (gravity_) gravity_->solve_all_levels();
 }
 
 template <int D>
@@ -222,9 +226,16 @@ void HydroSimulation<D>::restart(const io::RestartShare& share) {
                                               << "' is not one of this run's fields (npassive or the physics changed?)");
     source[static_cast<std::size_t>(found)] = static_cast<int>(i);
   }
-  for (int f = 0; f < nfield; ++f)
-    KOSMO_REQUIRE(!tree_.fields().info(f).in_restarts || source[static_cast<std::size_t>(f)] >= 0,
-                  "restart from " << file << ": the snapshot has no values for the field '" << tree_.fields().info(f).name << "'");
+  // The potential, acceleration and pending half kick of a gravity run may be absent (a RAMSES file,
+  // or a snapshot of a run without gravity): they are then solved afresh from the gas below.
+  bool gravity_missing = false;
+  for (int f = 0; f < nfield; ++f) {
+    if (!tree_.fields().info(f).in_restarts || source[static_cast<std::size_t>(f)] >= 0) continue;
+    const std::string& name = tree_.fields().info(f).name;
+    const bool gravity_field = name == "potential" || name.starts_with("acceleration_") || name == "gravity_half_kick_time";
+    KOSMO_REQUIRE(gravity_ && gravity_field, "restart from " << file << ": the snapshot has no values for the field '" << name << "'");
+    gravity_missing = true;
+  }
   constexpr int ncell = Tree::cells_per_oct;
   std::vector<int> levels;
   std::vector<Key> keys;
@@ -254,6 +265,7 @@ void HydroSimulation<D>::restart(const io::RestartShare& share) {
   restarted_in_place_ = same_decomposition;
   if (mesh_.distributed() && !same_decomposition) balance_load();
   timers_.add("restart", start);
+  if (gravity_missing && gravity_) gravity_->solve_all_levels();
 }
 
 template <int D>
@@ -381,6 +393,7 @@ void HydroSimulation<D>::advance(double dt) {
 template <int D>
 void HydroSimulation<D>::amr_step(int level, double dt, int icount) {
   if (level == refinement_.levelmin || icount > 1) regrid(level);
+  if (gravity_) gravity_->begin_step(level);
   auto start = Clock::now();
   hydro_.set_unew(level);
   timers_.add("hydro - copy and restrict", start);
@@ -413,6 +426,9 @@ void HydroSimulation<D>::amr_step(int level, double dt, int icount) {
   cell_updates_ += static_cast<long long>(tree_.octs_at_level(level).size()) * Tree::cells_per_oct;
   start = Clock::now();
   hydro_.set_uold(level);
+  // RAMSES: the second half kick of the step (synchro_hydro_fine(+dt/2)) before the restriction,
+  // which overwrites refined cells with their sons' kicked gas.
+  if (gravity_) gravity_->end_step(level, dt);
   hydro_.restrict_onto(level);
   timers_.add("hydro - copy and restrict", start);
   start = Clock::now();

@@ -6,12 +6,14 @@
 #include <mpi.h>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/oct_tree.hpp"
 #include "core/parameters.hpp"
 #include "core/refine_region.hpp"
 #include "core/refinement.hpp"
+#include "driver/level_gravity.hpp"
 #include "driver/mesh_snapshot.hpp"
 #include "driver/timers.hpp"
 #include "hydro/hydro_solver.hpp"
@@ -52,6 +54,11 @@ class HydroSimulation {
   double courant_time_step() const;
   // Volume integrals of the conservative variables over all ranks' leaf cells. Collective.
   std::vector<double> totals() const;
+  // Gravitational potential energy (0 without gravity). Collective.
+  double potential_energy() const { return gravity_ ? gravity_->potential_energy() : 0.0; }
+  // The gravity of poisson=.true. runs, or nullptr.
+  LevelGravity<D>* gravity() { return gravity_.get(); }
+  const LevelGravity<D>* gravity() const { return gravity_.get(); }
   // Re-places the k-section walls from the memory-weighted cost and migrates the octs. Collective.
   void balance_load();
   // One coarse step of length dt.
@@ -83,6 +90,8 @@ class HydroSimulation {
   parallel::DistributedMesh<D, Key> mesh_;
   Tree tree_;
   hydro::HydroSolver<D> hydro_;
+  Timers timers_;
+  std::unique_ptr<LevelGravity<D>> gravity_;
   core::RefinementSettings refinement_;
   std::vector<core::RefineRegion> regions_;
   std::vector<hydro::InitRegion> init_regions_;
@@ -101,7 +110,6 @@ class HydroSimulation {
   double time_ = 0.0;
   long long step_ = 0;
   long long cell_updates_ = 0;
-  Timers timers_;
 };
 
 }  // namespace kosmo::driver

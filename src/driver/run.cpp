@@ -25,6 +25,10 @@ core::ParameterSet load_run_parameters(const CommandLine& line) {
 void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
   const std::string problem = params.get_string("RUN_PARAMS", "problem");
   const long long ndim = params.get_int("RUN_PARAMS", "ndim");
+  // Until particles exist, gravity acts on the gas only.
+  KOSMO_REQUIRE(!params.get_bool("RUN_PARAMS", "poisson") || params.get_bool("RUN_PARAMS", "hydro"),
+                params.source() << ": &RUN_PARAMS: poisson=.true. needs hydro=.true. (gravity acts on the gas; kosmo has no "
+                                   "particles yet)");
   if (params.get_bool("RUN_PARAMS", "hydro")) {
     switch (ndim) {
       case 1: run_hydro<1>(params, comm, log); return;

@@ -447,9 +447,11 @@ TEST(ParameterErrors, KeyThatBelongsToAnUnimplementedBlock) {
 }
 
 TEST(ParameterErrors, UnimplementedRamsesKey) {
-  expect_contains(load_error("&RUN_PARAMS\n poisson=.true.\n/"),
+  expect_contains(load_error("&RUN_PARAMS\n pic=.true.\n/"),
                   {"params.nml:2:", "&RUN_PARAMS",
-                   "'poisson' is a RAMSES parameter of &RUN_PARAMS that kosmo does not implement yet"});
+                   "'pic' is a RAMSES parameter of &RUN_PARAMS that kosmo does not implement yet"});
+  expect_contains(load_error("&POISSON_PARAMS\n cg_levelmin=7\n/"),
+                  {"params.nml:2:", "&POISSON_PARAMS", "'cg_levelmin'", "not implement yet"});
   expect_contains(load_error("&HYDRO_PARAMS\n  pressure_fix=.true.\n/"),
                   {"params.nml:2:", "&HYDRO_PARAMS",
                    "'pressure_fix' is a RAMSES parameter of &HYDRO_PARAMS that kosmo does not implement yet"});

@@ -1,0 +1,89 @@
+#pragma once
+// Gravity in a hydro run (RAMSES poisson=.true.): the potential and acceleration of each level,
+// solved when the level's step begins, and the gravity source terms of the gas (RAMSES amr_step's
+// gravity block and synchro_hydro_fine).
+//
+// Per level step of length dt (RAMSES amr_step order, a kick-drift-kick of the gas momentum):
+//   begin_step: remove the half kick of the previous step (-dt_prev/2 with the old force), solve
+//               Poisson on the level (base level: FFT or multigrid; finer levels: multigrid with
+//               Dirichlet values from the coarser level), g = -grad(phi), redo the half kick with the
+//               new force (+dt_prev/2): the previous step has now had half its kick from each end.
+//   Godunov:    the MUSCL-Hancock predictor includes v += g dt/2 (RAMSES ctoprim).
+//   end_step:   half kick +dt/2 with this force.
+// Self-gravity: L_h phi = 4 pi G (rho - <rho>) in a periodic box (G = 1 in code units; the mean is
+// removed because a periodic box has no net source), 4 pi G rho with isolated boundaries.
+// gravity_type > 0 replaces self-gravity by RAMSES' analytic fields; < 0 adds them to it.
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "core/oct_stencil_cache.hpp"
+#include "core/oct_tree.hpp"
+#include "core/parameters.hpp"
+#include "driver/timers.hpp"
+#include "gravity/base_level_fft.hpp"
+#include "gravity/octree_multigrid.hpp"
+#include "hydro/hydro_solver.hpp"
+#include "parallel/distributed_mesh.hpp"
+
+namespace kosmo::driver {
+
+template <int D>
+class LevelGravity {
+ public:
+  using Key = core::MortonKey;
+  using Tree = core::OctTree<D, Key>;
+
+  // Registers the potential and acceleration fields (in snapshots and restarts: a restart removes
+  // the last half kick with the force it was made with) and the Poisson source (transient).
+  LevelGravity(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh, hydro::HydroSolver<D>& hydro,
+               int levelmin, Timers& timers);
+
+  bool self_gravity() const { return self_gravity_; }
+  int potential_field() const { return phi_; }
+  const std::array<int, D>& acceleration_fields() const { return acceleration_; }
+
+  // RAMSES amr_step's gravity block for `level`; collective.
+  void begin_step(int level);
+  // The second half kick of a step of length dt (RAMSES synchro_hydro_fine(+dt/2)).
+  void end_step(int level, double dt);
+  // Potential and acceleration on every level from the current gas, without kicks (after the
+  // initial conditions and after a restart that carries no potential). Collective.
+  void solve_all_levels();
+
+  // Potential energy (1/2) sum over leaf cells of rho phi dV (self-gravity; plus rho phi_ext for
+  // analytic fields). Collective.
+  double potential_energy() const;
+
+  // Last solve of each level: V-cycles (0 for an FFT solve) and the multigrid report.
+  const gravity::OctreeMultigridReport& last_report(int level) const { return reports_[static_cast<std::size_t>(level)]; }
+  bool base_level_uses_fft() const { return use_fftw_; }
+
+ private:
+  void solve_level(int level);
+  void set_source(int level);
+  void add_analytic(int level);
+  double mean_density() const;
+
+  Tree& tree_;
+  parallel::DistributedMesh<D, Key>& mesh_;
+  hydro::HydroSolver<D>& hydro_;
+  Timers& timers_;
+  int levelmin_;
+  bool self_gravity_ = true;
+  int analytic_type_ = 0;
+  std::vector<double> analytic_params_;
+  bool use_fftw_ = true;
+  bool isolated_ = false;
+  gravity::BaseLevelFftSettings fft_settings_;
+  int phi_ = -1, source_ = -1, pending_kick_ = -1;
+  std::array<int, D> acceleration_{};
+  std::unique_ptr<gravity::OctreeMultigrid<D>> multigrid_;
+  std::unique_ptr<gravity::BaseLevelFft<D>> fft_;
+  std::uint64_t fft_generation_ = 0;  // the mesh generation the FFT's exchange partners were built for
+  long long fft_redistributions_ = -1;
+  core::StencilCaches<D, Key> stencils_;
+  std::vector<gravity::OctreeMultigridReport> reports_;
+};
+
+}  // namespace kosmo::driver

@@ -1,0 +1,113 @@
+#pragma once
+// Gravitational acceleration g = -grad(phi) on the cells of one AMR level (RAMSES force_fine), with
+// RAMSES' five-point centred difference along each axis (fourth order on smooth phi, as
+// potential_gradient.hpp on a uniform grid):
+//   g = -[ (4/3) (phi(i+1) - phi(i-1)) / (2 h) - (1/3) (phi(i+2) - phi(i-2)) / (4 h) ].
+// The four values along an axis come from the oct's 3^D neighbourhood (its 6^D block of cells). Where
+// a neighbour oct does not exist (coarse-fine boundary) its cells take phi interpolated from the
+// coarser level, as RAMSES interpol_phi does: the coarse value plus central-difference slopes from the
+// coarse cell's face neighbours (one-sided where one is missing), at the fine cell's offset
+// of +-1/4 coarse width. Outside a non-periodic box phi is continued linearly.
+// No MPI: phi must be valid on the owned and ghost cells of `level` and `level - 1`.
+#include <array>
+#include <span>
+
+#include "core/oct_stencil_cache.hpp"
+#include "core/oct_tree.hpp"
+
+namespace kosmo::gravity {
+
+template <int D, class Key>
+void compute_acceleration(core::OctTree<D, Key>& tree, const core::OctStencilCache<D, Key>& stencil, int level, int phi_field,
+                          const std::array<int, D>& acceleration_fields) {
+  using Tree = core::OctTree<D, Key>;
+  using Stencil = core::OctStencilCache<D, Key>;
+  constexpr int width = 6;  // local cell coordinate -2..3 along an axis stored at +2
+  constexpr int block_cells = D == 1 ? 6 : (D == 2 ? 36 : 216);
+  const double* phi = tree.field(phi_field);
+  const double h = tree.cell_size(level);
+  const double a = 4.0 / 3.0 / (2.0 * h), b = 1.0 / 3.0 / (4.0 * h);
+  std::array<double*, D> out{};
+  for (int d = 0; d < D; ++d) out[static_cast<std::size_t>(d)] = tree.field(acceleration_fields[static_cast<std::size_t>(d)]);
+  auto stride = [](int d) { return d == 0 ? 1 : (d == 1 ? width : width * width); };
+
+  // phi at the coarse cell `coarse`, interpolated to its child `child` (RAMSES interpol_phi).
+  auto interpolated = [&](core::CellIndex coarse, int child) {
+    const double centre = phi[coarse];
+    double value = centre;
+    for (int d = 0; d < D; ++d) {
+      typename Tree::Offset minus{}, plus{};
+      minus[static_cast<std::size_t>(d)] = -1;
+      plus[static_cast<std::size_t>(d)] = +1;
+      const core::CellIndex left = tree.cell_neighbour(coarse, minus);
+      const core::CellIndex right = tree.cell_neighbour(coarse, plus);
+      // Per coarse width: central, or one-sided where the coarse cell has only one neighbour on
+      // its level (both keep the interpolation second order).
+      double slope = 0.0;
+      if (left >= 0 && right >= 0) {
+        slope = 0.5 * (phi[right] - phi[left]);
+      } else if (left >= 0) {
+        slope = centre - phi[left];
+      } else if (right >= 0) {
+        slope = phi[right] - centre;
+      }
+      value += slope * (((child >> d) & 1) ? 0.25 : -0.25);
+    }
+    return value;
+  };
+
+#pragma omp parallel
+  {
+    std::array<double, block_cells> block{};
+    std::array<bool, block_cells> present{};
+#pragma omp for schedule(static)
+    for (std::size_t i = 0; i < stencil.size(); ++i) {
+      present.fill(false);
+      for (int k = 0; k < Stencil::neighbours; ++k) {
+        const core::OctIndex neighbour = stencil.neighbour_oct(i, k);
+        const core::CellIndex coarse = stencil.coarse_cell(i, k);
+        if (neighbour == core::no_oct && coarse < 0) continue;  // outside a non-periodic box
+        for (int c = 0; c < Tree::cells_per_oct; ++c) {
+          int index = 0;
+          for (int d = 0; d < D; ++d) index += (2 * (Stencil::offset_along(k, d) + 1) + ((c >> d) & 1)) * stride(d);
+          block[static_cast<std::size_t>(index)] =
+              neighbour != core::no_oct ? phi[Tree::cell_index(neighbour, c)] : interpolated(coarse, c);
+          present[static_cast<std::size_t>(index)] = true;
+        }
+      }
+      const core::OctIndex o = stencil.oct(i);
+      for (int c = 0; c < Tree::cells_per_oct; ++c) {
+        int centre = 0;
+        for (int d = 0; d < D; ++d) centre += (2 + ((c >> d) & 1)) * stride(d);
+        for (int d = 0; d < D; ++d) {
+          // Outside a non-periodic box phi is continued linearly from the last two cells inside
+          // (zero-gradient continuation would halve the force in the wall cells). The cell itself
+          // is always inside; a wall cell has no cell at +-1 or +-2 on that side.
+          double line[5];  // phi at shifts -2..2
+          bool known[5];
+          for (int shift = -2; shift <= 2; ++shift) {
+            // Always within the block (the oct's cells sit 2 cells from its edges); the bound
+            // check states it for the compiler, which cannot see that d < D.
+            const int index = centre + shift * stride(d);
+            known[shift + 2] = index >= 0 && index < block_cells && present[static_cast<std::size_t>(index)];
+            line[shift + 2] = known[shift + 2] ? block[static_cast<std::size_t>(index)] : 0.0;
+          }
+          const auto inside = [&](int shift) { return shift == 0 || known[shift + 2]; };
+          for (int sign : {-1, 1}) {
+            if (!inside(sign)) {
+              const double slope = inside(-sign) ? line[2] - line[2 - sign] : 0.0;
+              line[2 + sign] = line[2] + slope;
+              line[2 + 2 * sign] = line[2] + 2.0 * slope;
+            } else if (!inside(2 * sign)) {
+              line[2 + 2 * sign] = 2.0 * line[2 + sign] - line[2];
+            }
+          }
+          const auto at = [&](int shift) { return line[shift + 2]; };
+          out[static_cast<std::size_t>(d)][Tree::cell_index(o, c)] = -(a * (at(1) - at(-1)) - b * (at(2) - at(-2)));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace kosmo::gravity
