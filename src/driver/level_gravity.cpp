@@ -175,10 +175,13 @@ void LevelGravity<D>::begin_step(int level) {
 
 template <int D>
 void LevelGravity<D>::end_step(int level, double dt) {
+  // The whole step's kick with this step's force: its first half for good (RAMSES
+  // add_gravity_source_terms) and its second half provisionally, so that the state between steps
+  // is synchronised; begin_step replaces the provisional half by one with the force of the step's end.
   double* pending = tree_.field(pending_kick_);
   for (core::OctIndex o : tree_.octs_at_level(level))
     for (int c = 0; c < Tree::cells_per_oct; ++c) pending[Tree::cell_index(o, c)] = 0.5 * dt;
-  hydro_.gravity_kick(level, 1.0, pending_kick_);
+  hydro_.gravity_kick(level, 2.0, pending_kick_);
 }
 
 template <int D>

@@ -4,12 +4,13 @@
 // gravity block and synchro_hydro_fine).
 //
 // Per level step of length dt (RAMSES amr_step order, a kick-drift-kick of the gas momentum):
-//   begin_step: remove the half kick of the previous step (-dt_prev/2 with the old force), solve
-//               Poisson on the level (base level: FFT or multigrid; finer levels: multigrid with
-//               Dirichlet values from the coarser level), g = -grad(phi), redo the half kick with the
-//               new force (+dt_prev/2): the previous step has now had half its kick from each end.
+//   begin_step: remove the provisional second half kick of the previous step (-dt_prev/2 with the
+//               old force), solve Poisson on the level (base level: FFT or multigrid; finer levels:
+//               multigrid with Dirichlet values from the coarser level), g = -grad(phi), and redo it
+//               with the new force (+dt_prev/2): the previous step has had half its kick from each end.
 //   Godunov:    the MUSCL-Hancock predictor includes v += g dt/2 (RAMSES ctoprim).
-//   end_step:   half kick +dt/2 with this force.
+//   end_step:   kick by dt with this force: the first half for good, the second provisionally, so
+//               the state between steps is synchronised (outputs, energy diagnostics).
 // Self-gravity: L_h phi = 4 pi G (rho - <rho>) in a periodic box (G = 1 in code units; the mean is
 // removed because a periodic box has no net source), 4 pi G rho with isolated boundaries.
 // gravity_type > 0 replaces self-gravity by RAMSES' analytic fields; < 0 adds them to it.
