@@ -7,7 +7,7 @@ namespace kosmo::driver {
 std::string usage() {
   return "usage: kosmo run [NAMELIST] [--ndim D]   run a RAMSES namelist (no NAMELIST: the built-in demo)\n"
          "       kosmo bench hydro [--steps N]      hydro benchmarks, one JSON object per case\n"
-         "       kosmo bench gravity                periodic FFT and multigrid Poisson solves at 64^3-256^3, JSON lines\n"
+         "       kosmo bench gravity                base-level FFT (gathered, slabs) and multigrid solves, 64^3-256^3, JSON lines\n"
          "       kosmo bench io                     snapshot write and read throughput, 32^3-128^3, JSON lines\n"
          "       kosmo decompose --nrank N ...      dry run of the domain decomposition (see docs/parallel.md)\n"
          "       kosmo help | version\n";

@@ -54,11 +54,6 @@ int main(int argc, char** argv) {
     }
     if (line.command == "bench") {
       KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro | gravity | io)");
-      // The Poisson solvers have no MPI yet, so a per-core figure over several ranks would be
-      // meaningless; the hydro runs on the distributed mesh.
-      KOSMO_REQUIRE(nrank == 1 || line.bench != "gravity",
-                    "kosmo bench gravity runs on one MPI rank for now (use OMP_NUM_THREADS for threads): the "
-                    "Poisson solvers are not distributed yet, so every rank would repeat the whole computation");
       if (line.bench == "gravity") {
         kosmo::driver::bench_gravity(MPI_COMM_WORLD, std::cout);
       } else if (line.bench == "io") {
