@@ -1,10 +1,14 @@
 // Multigrid on one AMR level of the octree (see octree_multigrid.hpp; seeds/000 §5.1, App. D).
 //
-// Every multigrid level keeps a neighbour cache built once per solve (seeds/000 App. D.1): for each
-// cell it will relax, the tree indices of its 2D face neighbours, or a code for "zero" (homogeneous
-// Dirichlet: an inactive or missing cell, whose inhomogeneous value, on the solved level, is folded
-// into the right-hand side as RAMSES' BC-modified rhs f(:,2)) or "self" (zero-gradient wall). The
-// sweeps then do no hash lookup.
+// Every multigrid level keeps a neighbour cache (seeds/000 App. D.1): for a regular oct (see MgLevel)
+// its 2D face-neighbour octs; for the other octs, for each cell it will relax, the tree indices of its
+// 2D face neighbours, or a code for "zero" (homogeneous Dirichlet: an inactive or missing cell, whose
+// inhomogeneous value, on the solved level, is folded into the right-hand side as RAMSES' BC-modified
+// rhs f(:,2)) or "self" (zero-gradient wall). The sweeps then do no hash lookup. The caches are kept
+// from one solve to the next while the mesh is unchanged (MeshCache): building them cost about as much
+// as the V-cycles of a solve to 1e-4. What still runs at every solve: the masks (their exchanges are
+// part of the solve's counted communication), the Dirichlet values of the boundary cells (they depend
+// on phi), the rhs and the setup sums.
 //
 // Results do not depend on the thread count, bit for bit: a colour of red-black Gauss-Seidel reads
 // only the other colour (face neighbours differ in the parity of their coordinate sum), restriction and
@@ -33,6 +37,8 @@ using core::OctIndex;
 // Neighbour codes of the caches (non-negative entries are tree cell indices).
 constexpr CellIndex kZero = -1;  // homogeneous Dirichlet neighbour: contributes 0
 constexpr CellIndex kSelf = -2;  // zero-gradient wall: the missing cell equals the cell itself
+// Face-neighbour octs: core::no_oct when the oct does not exist, kOutside beyond a non-periodic wall.
+constexpr OctIndex kOutside = -2;
 
 // Lists shorter than this run on one thread (a parallel region costs about what such a loop does).
 constexpr std::size_t kParallelOcts = 256;
@@ -62,17 +68,33 @@ Coefficients coefficients(double h, int dimension) {
 }
 
 // One multigrid level: the tree level `level` restricted to its active cells.
+//
+// Most octs are "regular": every cell active and every face neighbour of every cell an active cell
+// (no wall, no missing or inactive neighbour). A regular oct's neighbours are its own cells and the
+// cells of its 2D face-neighbour octs, so the sweeps compute them from face_octs (2D indices per oct)
+// instead of reading 2^D * 2D cached cell indices, and skip the code tests. The other octs keep the
+// per-cell table of codes; both paths add the same values in the same order, hence the same bits.
 template <int D>
 struct MgLevel {
   int level = 0;
   int value_field = -1;  // phi on the solved level, the correction e below
   Coefficients k;
-  std::vector<OctIndex> octs;             // owned octs with at least one active cell, Morton order
-  std::vector<std::uint8_t> active;       // per oct: bit c set when cell c is active
-  std::vector<CellIndex> neighbours;      // per oct, cell and direction 2 * axis + side: index or code
+  std::vector<OctIndex> octs;                                 // owned octs with at least one active cell, Morton order
+  std::vector<std::uint8_t> active;                           // per oct: bit c set when cell c is active
+  std::vector<std::array<OctIndex, kDirections<D>>> face_octs;  // per oct: the oct across each face (or no_oct, kOutside)
+  std::vector<std::int32_t> block;                            // per oct: -1 when regular, else its block of `neighbours`
+  std::vector<CellIndex> neighbours;  // per irregular oct, cell and direction 2 * axis + side: index or code
   std::vector<OctIndex> reset_octs;       // owned and ghost octs with an active cell: e = 0 before a visit
   std::vector<CellIndex> father_stencil;  // per oct: the 3^D level-1 cells around its father (prolongation)
 };
+
+// The neighbour across face `dir` of cell c of a regular oct o (see MgLevel).
+template <int D>
+inline CellIndex regular_neighbour(OctIndex o, const std::array<OctIndex, kDirections<D>>& face, int c, int dir) {
+  const int axis = dir / 2;
+  const OctIndex source = ((c >> axis) & 1) == (dir & 1) ? face[static_cast<std::size_t>(dir)] : o;
+  return CellIndex{source} * kCells<D> + (c ^ (1 << axis));
+}
 
 // Offset index k = sum_d (o_d + 1) 3^d of the 3^D neighbourhood, o_d in {-1, 0, 1}.
 template <int D>
@@ -91,16 +113,36 @@ bool outside_box(const core::OctTree<D, core::MortonKey>& tree, int level, const
 
 // Red-black Gauss-Seidel on the active cells of one colour (parity of the cell's coordinate sum; an
 // oct's coordinates are doubled in its cells', so the parity is that of the child index's popcount).
-template <int D, bool Reciprocal>
-void sweep(const MgLevel<D>& m, int colour, double* x, const double* f) {
+// The colour is a template parameter so that the regular path's cell loop unrolls to its 2^(D-1) cells.
+template <int D, bool Reciprocal, int Colour>
+void sweep(const MgLevel<D>& m, double* x, const double* f) {
   const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
+  constexpr auto full = static_cast<std::size_t>(kDirections<D>);
+  const double inverse_diagonal = m.k.inverse_diagonal[full], h2_over_diagonal = m.k.h2_over_diagonal[full];
 #pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const OctIndex o = m.octs[static_cast<std::size_t>(i)];
+    const std::int32_t block = m.block[static_cast<std::size_t>(i)];
+    if (block < 0) {
+      const auto& face = m.face_octs[static_cast<std::size_t>(i)];
+      for (int c = 0; c < kCells<D>; ++c) {
+        if ((std::popcount(static_cast<unsigned>(c)) & 1) != Colour) continue;
+        double sum = 0.0;
+        for (int j = 0; j < kDirections<D>; ++j) sum += x[regular_neighbour<D>(o, face, c, j)];
+        const CellIndex cell = CellIndex{o} * kCells<D> + c;
+        if constexpr (Reciprocal) {
+          x[cell] = inverse_diagonal * sum - h2_over_diagonal * f[cell];
+        } else {
+          x[cell] = (sum - m.k.h2 * f[cell]) / kDirections<D>;
+        }
+      }
+      continue;
+    }
     const unsigned bits = m.active[static_cast<std::size_t>(i)];
     for (int c = 0; c < kCells<D>; ++c) {
-      if ((std::popcount(static_cast<unsigned>(c)) & 1) != colour || ((bits >> c) & 1u) == 0) continue;
-      const CellIndex cell = CellIndex{m.octs[static_cast<std::size_t>(i)]} * kCells<D> + c;
-      const CellIndex* nb = m.neighbours.data() + (i * kCells<D> + c) * kDirections<D>;
+      if ((std::popcount(static_cast<unsigned>(c)) & 1) != Colour || ((bits >> c) & 1u) == 0) continue;
+      const CellIndex cell = CellIndex{o} * kCells<D> + c;
+      const CellIndex* nb = m.neighbours.data() + (CellIndex{block} * kCells<D> + c) * kDirections<D>;
       double sum = 0.0;
       int diagonal = kDirections<D>;
       for (int j = 0; j < kDirections<D>; ++j) {
@@ -121,6 +163,15 @@ void sweep(const MgLevel<D>& m, int colour, double* x, const double* f) {
   }
 }
 
+template <int D, bool Reciprocal>
+void sweep(const MgLevel<D>& m, int colour, double* x, const double* f) {
+  if (colour == 0) {
+    sweep<D, Reciprocal, 0>(m, x, f);
+  } else {
+    sweep<D, Reciprocal, 1>(m, x, f);
+  }
+}
+
 // r = f - L_h x on the active cells; returns sum r^2 when WithNorm (per-oct partials, summed serially).
 template <int D, bool Reciprocal, bool WithNorm>
 double residual(const MgLevel<D>& m, const double* x, const double* f, double* r) {
@@ -128,19 +179,26 @@ double residual(const MgLevel<D>& m, const double* x, const double* f, double* r
   std::vector<double> partial(WithNorm ? static_cast<std::size_t>(n) : 0);
 #pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const OctIndex o = m.octs[static_cast<std::size_t>(i)];
+    const std::int32_t block = m.block[static_cast<std::size_t>(i)];
     const unsigned bits = m.active[static_cast<std::size_t>(i)];
     double norm2 = 0.0;
     for (int c = 0; c < kCells<D>; ++c) {
       if (((bits >> c) & 1u) == 0) continue;
-      const CellIndex cell = CellIndex{m.octs[static_cast<std::size_t>(i)]} * kCells<D> + c;
-      const CellIndex* nb = m.neighbours.data() + (i * kCells<D> + c) * kDirections<D>;
+      const CellIndex cell = CellIndex{o} * kCells<D> + c;
       double sum = 0.0;
       int diagonal = kDirections<D>;
-      for (int j = 0; j < kDirections<D>; ++j) {
-        if (nb[j] >= 0) {
-          sum += x[nb[j]];
-        } else if (nb[j] == kSelf) {
-          --diagonal;
+      if (block < 0) {
+        const auto& face = m.face_octs[static_cast<std::size_t>(i)];
+        for (int j = 0; j < kDirections<D>; ++j) sum += x[regular_neighbour<D>(o, face, c, j)];
+      } else {
+        const CellIndex* nb = m.neighbours.data() + (CellIndex{block} * kCells<D> + c) * kDirections<D>;
+        for (int j = 0; j < kDirections<D>; ++j) {
+          if (nb[j] >= 0) {
+            sum += x[nb[j]];
+          } else if (nb[j] == kSelf) {
+            --diagonal;
+          }
         }
       }
       const double laplacian_h2 = sum - diagonal * x[cell];
@@ -235,9 +293,129 @@ void prolong_and_correct(const MgLevel<D>& fine, const double* coarse_e, double*
 
 }  // namespace
 
+namespace {
+
+// A cell of the solved level with Dirichlet faces (coarse-fine faces, or box walls with a boundary
+// potential): their values are recomputed at every solve (they depend on phi at level - 1).
+struct BoundaryCell {
+  CellIndex cell = 0;
+  std::uint8_t directions = 0;  // bit dir set for each Dirichlet face
+};
+
+// Fills m.face_octs, m.block and m.neighbours from m.octs and m.active (see MgLevel). `mask`: null on
+// the solved level, where every existing neighbour counts; on a coarser level a neighbour counts when
+// its mask is > 0. `walls_dirichlet`: box walls are homogeneous Dirichlet (else zero gradient, kSelf).
+// `boundary` (solved level only) receives the cells with Dirichlet faces, in list order.
+template <int D>
+void build_neighbours(const core::OctTree<D, core::MortonKey>& tree, MgLevel<D>& m, const double* mask, bool walls_dirichlet,
+                      std::vector<BoundaryCell>* boundary) {
+  using Tree = core::OctTree<D, core::MortonKey>;
+  const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
+  const auto extent = tree.extent(m.level);
+  const auto& periodic = tree.geometry().periodic;
+  constexpr unsigned all = (1u << kCells<D>) - 1u;
+  // The code of each face of cell c (as the per-cell find_cell lookups of the neighbour coordinates
+  // would give it) and whether that face is Dirichlet on the solved level.
+  auto codes = [&](OctIndex o, const std::array<OctIndex, kDirections<D>>& face, int c, CellIndex* out) {
+    std::uint8_t dirichlet = 0;
+    for (int dir = 0; dir < kDirections<D>; ++dir) {
+      const int axis = dir / 2;
+      const OctIndex source = ((c >> axis) & 1) == (dir & 1) ? face[static_cast<std::size_t>(dir)] : o;
+      CellIndex code = kZero;
+      if (source == kOutside) {
+        if (walls_dirichlet) {
+          dirichlet |= static_cast<std::uint8_t>(1u << dir);
+        } else {
+          code = kSelf;  // homogeneous zero gradient
+        }
+      } else if (source == core::no_oct || tree.role(source) == core::OctRole::idle) {
+        dirichlet |= static_cast<std::uint8_t>(1u << dir);  // coarse-fine face (on the solved level)
+      } else {
+        const CellIndex neighbour = CellIndex{source} * kCells<D> + (c ^ (1 << axis));
+        if (mask == nullptr || mask[neighbour] > 0.0) code = neighbour;
+      }
+      out[dir] = code;
+    }
+    return dirichlet;
+  };
+  m.face_octs.resize(m.octs.size());
+  m.block.assign(m.octs.size(), -1);
+  std::vector<std::uint8_t> regular(m.octs.size(), 0);
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const OctIndex o = m.octs[static_cast<std::size_t>(i)];
+    auto& face = m.face_octs[static_cast<std::size_t>(i)];
+    for (int dir = 0; dir < kDirections<D>; ++dir) {
+      core::MortonKey key{};
+      face[static_cast<std::size_t>(dir)] =
+          Tree::Codec::neighbour_key(tree.key(o), dir, extent, periodic, key) ? tree.find_oct(m.level, key) : kOutside;
+    }
+    bool is_regular = m.active[static_cast<std::size_t>(i)] == all;
+    std::array<CellIndex, kDirections<D>> out{};
+    for (int c = 0; c < kCells<D> && is_regular; ++c) {
+      codes(o, face, c, out.data());
+      for (CellIndex code : out) is_regular = is_regular && code >= 0;
+    }
+    regular[static_cast<std::size_t>(i)] = is_regular ? 1 : 0;
+  }
+  std::int32_t blocks = 0;
+  for (std::size_t i = 0; i < m.octs.size(); ++i)
+    if (!regular[i]) m.block[i] = blocks++;
+  m.neighbours.assign(static_cast<std::size_t>(blocks) * kCells<D> * kDirections<D>, kZero);
+  std::vector<std::uint8_t> dirichlet(boundary ? static_cast<std::size_t>(blocks) * kCells<D> : 0, 0);
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const std::int32_t block = m.block[static_cast<std::size_t>(i)];
+    if (block < 0) continue;
+    const unsigned bits = m.active[static_cast<std::size_t>(i)];
+    for (int c = 0; c < kCells<D>; ++c) {
+      if (((bits >> c) & 1u) == 0) continue;  // inactive: never relaxed, its codes stay kZero
+      const auto slot = static_cast<std::size_t>(block) * kCells<D> + static_cast<std::size_t>(c);
+      const std::uint8_t faces = codes(m.octs[static_cast<std::size_t>(i)], m.face_octs[static_cast<std::size_t>(i)], c,
+                                       m.neighbours.data() + slot * kDirections<D>);
+      if (boundary) dirichlet[slot] = faces;
+    }
+  }
+  if (boundary) {
+    boundary->clear();
+    for (std::size_t i = 0; i < m.octs.size(); ++i) {
+      if (m.block[i] < 0) continue;
+      for (int c = 0; c < kCells<D>; ++c) {
+        const std::uint8_t faces = dirichlet[static_cast<std::size_t>(m.block[i]) * kCells<D> + static_cast<std::size_t>(c)];
+        if (faces != 0) boundary->push_back({Tree::cell_index(m.octs[i], c), faces});
+      }
+    }
+  }
+}
+
+// Per-solve setup that depends only on the mesh is kept between solves (seeds/000 App. D.1: the
+// neighbour caches), for as long as the key below is unchanged. OctTree::generation() changes when an
+// oct is created or destroyed or the pool compacted; a load balance can also move octs between the
+// owned and ghost lists or change roles, which the generation does not see, so the key also holds
+// full copies of the level lists 1..L (comparing them costs a memcmp over one int per oct). The coarse
+// levels depend on the masks too, ghosts included (they come from other ranks): the key holds the
+// active bits of every owned and ghost oct of each coarse multigrid level, compared with the masks
+// recomputed at every solve.
+template <int D>
+struct MeshCache {
+  bool valid = false;  // the solved level's part: levels[0] without its father_stencil, boundary
+  int level = 0;
+  std::uint64_t generation = 0;
+  bool walls_dirichlet = false;
+  std::vector<std::vector<OctIndex>> owned, ghosts;  // level lists 1..level when built
+  std::vector<BoundaryCell> boundary;
+  long long dirichlet_faces = 0;
+  bool coarse_valid = false;  // levels[1..] and levels[0].father_stencil
+  int coarsest = 0;
+  std::vector<std::vector<std::uint8_t>> active_bits;  // per coarse multigrid level: owned then ghost octs
+};
+
+}  // namespace
+
 template <int D>
 struct OctreeMultigrid<D>::Impl {
-  std::vector<MgLevel<D>> levels;  // levels[0] is the solved level, then coarser ones
+  std::vector<MgLevel<D>> levels;  // levels[0] is the solved level, then coarser ones (kept: see MeshCache)
+  MeshCache<D> cache;
   long long refreshes = 0, reductions = 0;
   std::vector<long long>* cycle_counts = nullptr;  // the current V-cycle's counts by level, or null
   const MultigridCommunication* communication = nullptr;
@@ -335,7 +513,6 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
   Impl& impl = *impl_;
   impl.refreshes = impl.reductions = 0;
   impl.cycle_counts = nullptr;
-  impl.levels.clear();
   OctreeMultigridReport report;
   const int L = level;
   double* mask = tree_.field(mask_field_);
@@ -345,57 +522,85 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
   double* phi = tree_.field(phi_field);
   const double* source = tree_.field(rhs_field);
 
-  // --- the solved level: neighbour cache, Dirichlet values folded into the rhs ----------------------
-  MgLevel<D> fine;
-  fine.level = L;
-  fine.value_field = phi_field;
-  fine.k = coefficients(tree_.cell_size(L), D);
-  fine.octs = tree_.octs_at_level(L);
-  fine.active.assign(fine.octs.size(), static_cast<std::uint8_t>((1u << kCells<D>) - 1u));
-  fine.neighbours.resize(fine.octs.size() * kCells<D> * kDirections<D>);
-  long long dirichlet_faces = 0;
+  // --- the solved level: neighbour cache (kept between solves: MeshCache), Dirichlet values folded
+  // into the rhs ----------------------------------------------------------------------------------------
+  constexpr auto all_cells = static_cast<std::uint8_t>((1u << kCells<D>) - 1u);
+  MeshCache<D>& cache = impl.cache;
+  const bool walls_dirichlet = static_cast<bool>(phi_outside_);
+  auto same_lists = [&]() {
+    if (cache.owned.size() != static_cast<std::size_t>(L) + 1) return false;
+    for (int k = 1; k <= L; ++k)
+      if (cache.owned[static_cast<std::size_t>(k)] != tree_.octs_at_level(k) || cache.ghosts[static_cast<std::size_t>(k)] != tree_.ghost_octs_at_level(k))
+        return false;
+    return true;
+  };
+  if (!(cache.valid && cache.level == L && cache.generation == tree_.generation() && cache.walls_dirichlet == walls_dirichlet && same_lists())) {
+    cache.valid = cache.coarse_valid = false;
+    impl.levels.clear();
+    MgLevel<D> fine;
+    fine.level = L;
+    fine.k = coefficients(tree_.cell_size(L), D);
+    fine.octs = tree_.octs_at_level(L);
+    fine.active.assign(fine.octs.size(), all_cells);
+    build_neighbours<D>(tree_, fine, nullptr, walls_dirichlet, &cache.boundary);
+    cache.dirichlet_faces = 0;
+    for (const BoundaryCell& b : cache.boundary) cache.dirichlet_faces += std::popcount(static_cast<unsigned>(b.directions));
+    impl.levels.push_back(std::move(fine));
+    cache.level = L;
+    cache.generation = tree_.generation();
+    cache.walls_dirichlet = walls_dirichlet;
+    cache.owned.assign(static_cast<std::size_t>(L) + 1, {});
+    cache.ghosts.assign(static_cast<std::size_t>(L) + 1, {});
+    for (int k = 1; k <= L; ++k) {
+      cache.owned[static_cast<std::size_t>(k)] = tree_.octs_at_level(k);
+      cache.ghosts[static_cast<std::size_t>(k)] = tree_.ghost_octs_at_level(k);
+    }
+    cache.valid = true;
+  }
+  impl.levels[0].value_field = phi_field;
+  // rhs = source on the cells without a Dirichlet face (source - 0 / h^2 there: the same bits); the
+  // source's sum and sum of squares, accumulated serially in list order.
+  double source_sum = 0.0, source_norm2 = 0.0;
+  for (OctIndex o : impl.levels[0].octs)
+    for (int c = 0; c < kCells<D>; ++c) {
+      const CellIndex cell = Tree::cell_index(o, c);
+      const double value = source[cell];
+      rhs[cell] = value;
+      source_sum += value;
+      source_norm2 += value * value;
+    }
   bool ungraded = false;
   {
-    const auto n = static_cast<std::ptrdiff_t>(fine.octs.size());
+    const std::vector<BoundaryCell>& boundary = cache.boundary;
+    const auto n = static_cast<std::ptrdiff_t>(boundary.size());
     const double h = tree_.cell_size(L);
-#pragma omp parallel for schedule(static) reduction(+ : dirichlet_faces) reduction(|| : ungraded)
+    const double inverse_h2 = impl.levels[0].k.inverse_h2;
+#pragma omp parallel for schedule(static) reduction(|| : ungraded) if (static_cast<std::size_t>(n) >= kParallelOcts)
     for (std::ptrdiff_t i = 0; i < n; ++i) {
-      for (int c = 0; c < kCells<D>; ++c) {
-        const CellIndex cell = Tree::cell_index(fine.octs[static_cast<std::size_t>(i)], c);
-        const auto x = tree_.cell_coordinates(cell);
-        double boundary = 0.0;  // sum of the Dirichlet neighbour values
-        for (int dir = 0; dir < kDirections<D>; ++dir) {
-          const int axis = dir / 2;
-          auto y = x;
-          y[static_cast<std::size_t>(axis)] += (dir & 1) ? 1 : -1;
-          CellIndex code = kZero;
-          if (outside_box<D>(tree_, L, y, axis)) {
-            if (phi_outside_) {
-              Position centre{};
-              for (int d = 0; d < D; ++d) centre[static_cast<std::size_t>(d)] = (static_cast<double>(y[static_cast<std::size_t>(d)]) + 0.5) * h;
-              boundary += phi_outside_(centre);
-              ++dirichlet_faces;
-            } else {
-              code = kSelf;
-            }
-          } else {
-            const CellIndex neighbour = tree_.find_cell(L, y);
-            if (neighbour != core::no_cell && tree_.role(Tree::oct_of(neighbour)) != core::OctRole::idle) {
-              code = neighbour;
-            } else {
-              // Coarse-fine face: Dirichlet from the coarser level (interpol_phi).
-              double value = 0.0;
-              if (L == 1 || !interpolate_coarse_phi<D>(tree_, L - 1, y, phi, value)) ungraded = true;
-              boundary += value;
-              ++dirichlet_faces;
-            }
-          }
-          fine.neighbours[static_cast<std::size_t>((i * kCells<D> + c) * kDirections<D> + dir)] = code;
+      const CellIndex cell = boundary[static_cast<std::size_t>(i)].cell;
+      const unsigned directions = boundary[static_cast<std::size_t>(i)].directions;
+      const auto x = tree_.cell_coordinates(cell);
+      double sum = 0.0;  // sum of the Dirichlet neighbour values, in direction order
+      for (int dir = 0; dir < kDirections<D>; ++dir) {
+        if (((directions >> dir) & 1u) == 0) continue;
+        const int axis = dir / 2;
+        auto y = x;
+        y[static_cast<std::size_t>(axis)] += (dir & 1) ? 1 : -1;
+        if (outside_box<D>(tree_, L, y, axis)) {
+          Position centre{};
+          for (int d = 0; d < D; ++d) centre[static_cast<std::size_t>(d)] = (static_cast<double>(y[static_cast<std::size_t>(d)]) + 0.5) * h;
+          sum += phi_outside_(centre);
+        } else {
+          // Coarse-fine face: Dirichlet from the coarser level (interpol_phi).
+          double value = 0.0;
+          if (L == 1 || !interpolate_coarse_phi<D>(tree_, L - 1, y, phi, value)) ungraded = true;
+          sum += value;
         }
-        rhs[cell] = source[cell] - boundary * fine.k.inverse_h2;  // RAMSES' BC-modified rhs f(:,2)
       }
+      rhs[cell] = source[cell] - sum * inverse_h2;  // RAMSES' BC-modified rhs f(:,2)
     }
   }
+  const long long dirichlet_faces = cache.dirichlet_faces;
   KOSMO_REQUIRE(!ungraded, "gravity::OctreeMultigrid::solve: a level-" << L << " cell's missing face neighbour has no level-" << L - 1
                                                                          << " cell under it (ungraded tree or ghost zone too thin)");
 
@@ -426,18 +631,10 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
     impl.refresh(k, {mask_field_});
     setup_sums[static_cast<std::size_t>(k)] = static_cast<double>(active);
   }
-  {
-    double source_sum = 0.0, source_norm2 = 0.0;
-    for (OctIndex o : fine.octs)
-      for (int c = 0; c < kCells<D>; ++c) {
-        source_sum += source[Tree::cell_index(o, c)];
-        source_norm2 += source[Tree::cell_index(o, c)] * source[Tree::cell_index(o, c)];
-      }
-    setup_sums[static_cast<std::size_t>(L)] = static_cast<double>(dirichlet_faces);
-    setup_sums[static_cast<std::size_t>(L) + 1] = source_sum;
-    setup_sums[static_cast<std::size_t>(L) + 2] = static_cast<double>(fine.octs.size() * kCells<D>);
-    setup_sums[static_cast<std::size_t>(L) + 3] = source_norm2;
-  }
+  setup_sums[static_cast<std::size_t>(L)] = static_cast<double>(dirichlet_faces);
+  setup_sums[static_cast<std::size_t>(L) + 1] = source_sum;
+  setup_sums[static_cast<std::size_t>(L) + 2] = static_cast<double>(impl.levels[0].octs.size() * kCells<D>);
+  setup_sums[static_cast<std::size_t>(L) + 3] = source_norm2;
   impl.sum(L, setup_sums);  // one batched reduction for all the setup counts
   const bool singular = setup_sums[static_cast<std::size_t>(L)] == 0.0;
   const double cells_total = setup_sums[static_cast<std::size_t>(L) + 2];
@@ -447,86 +644,88 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
   if (singular && cells_total > 0.0) {
     // No Dirichlet face anywhere: L_h is singular; solve for the neutral part of the source.
     const double mean = setup_sums[static_cast<std::size_t>(L) + 1] / cells_total;
-    for (OctIndex o : fine.octs)
-      for (int c = 0; c < kCells<D>; ++c) rhs[Tree::cell_index(o, c)] -= mean;
+    const std::vector<OctIndex>& octs = impl.levels[0].octs;
+    const auto n = static_cast<std::ptrdiff_t>(octs.size());
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+    for (std::ptrdiff_t i = 0; i < n; ++i)
+      for (int c = 0; c < kCells<D>; ++c) rhs[Tree::cell_index(octs[static_cast<std::size_t>(i)], c)] -= mean;
   }
   // The coarsest multigrid level: the last of L-1, L-2, ... that has active cells somewhere.
   int coarsest = L;
   while (coarsest - 1 >= 1 && setup_sums[static_cast<std::size_t>(coarsest - 1)] > 0.0) --coarsest;
 
   // --- coarse multigrid levels: active cells, neighbour caches, prolongation stencils ---------------
-  impl.levels.push_back(std::move(fine));
-  for (int k = L - 1; k >= coarsest; --k) {
-    MgLevel<D> m;
-    m.level = k;
-    m.value_field = correction_field_;
-    m.k = coefficients(tree_.cell_size(k), D);
-    auto active_bits = [&](OctIndex o) {
-      unsigned bits = 0;
-      for (int c = 0; c < kCells<D>; ++c)
-        if (mask[Tree::cell_index(o, c)] > 0.0) bits |= 1u << c;
-      return bits;
-    };
-    for (OctIndex o : tree_.octs_at_level(k)) {
-      const unsigned bits = active_bits(o);
-      if (bits == 0) continue;
-      m.octs.push_back(o);
-      m.active.push_back(static_cast<std::uint8_t>(bits));
-      m.reset_octs.push_back(o);
-    }
-    for (OctIndex o : tree_.ghost_octs_at_level(k))
-      if (active_bits(o) != 0) m.reset_octs.push_back(o);
-    m.neighbours.assign(m.octs.size() * kCells<D> * kDirections<D>, kZero);
-    const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
-#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
-    for (std::ptrdiff_t i = 0; i < n; ++i)
-      for (int c = 0; c < kCells<D>; ++c) {
-        if (((m.active[static_cast<std::size_t>(i)] >> c) & 1u) == 0) continue;
-        const auto x = tree_.cell_coordinates(Tree::cell_index(m.octs[static_cast<std::size_t>(i)], c));
-        for (int dir = 0; dir < kDirections<D>; ++dir) {
-          const int axis = dir / 2;
-          auto y = x;
-          y[static_cast<std::size_t>(axis)] += (dir & 1) ? 1 : -1;
-          CellIndex code = kZero;  // inactive, missing (coarse-fine face of level k) or Dirichlet wall
-          if (outside_box<D>(tree_, k, y, axis)) {
-            if (!phi_outside_) code = kSelf;  // homogeneous zero gradient
-          } else {
-            const CellIndex neighbour = tree_.find_cell(k, y);
-            if (neighbour != core::no_cell && tree_.role(Tree::oct_of(neighbour)) != core::OctRole::idle && mask[neighbour] > 0.0)
-              code = neighbour;
-          }
-          m.neighbours[static_cast<std::size_t>((i * kCells<D> + c) * kDirections<D> + dir)] = code;
-        }
-      }
-    impl.levels.push_back(std::move(m));
+  // Kept between solves while the solved level's cache is, `coarsest` is, and every owned and ghost
+  // oct of levels coarsest..L-1 has the same active cells as when they were built (see MeshCache).
+  auto active_bits = [&](OctIndex o) {
+    unsigned bits = 0;
+    for (int c = 0; c < kCells<D>; ++c)
+      if (mask[Tree::cell_index(o, c)] > 0.0) bits |= 1u << c;
+    return static_cast<std::uint8_t>(bits);
+  };
+  bool coarse_cached = cache.coarse_valid && cache.coarsest == coarsest;
+  for (int k = L - 1; k >= coarsest && coarse_cached; --k) {
+    const std::vector<std::uint8_t>& stored = cache.active_bits[static_cast<std::size_t>(L - 1 - k)];
+    std::size_t next = 0;
+    for (const auto* list : {&tree_.octs_at_level(k), &tree_.ghost_octs_at_level(k)})
+      for (OctIndex o : *list) coarse_cached = coarse_cached && active_bits(o) == stored[next++];
   }
-  // Prolongation stencils: for each level with a coarser multigrid level under it, the 3^D cells of
-  // the coarser level around each oct's father (active ones, or kZero; zero-gradient walls mirror).
-  for (std::size_t j = 0; j + 1 < impl.levels.size(); ++j) {
-    MgLevel<D>& m = impl.levels[j];
-    const int k = m.level - 1;
-    m.father_stencil.assign(m.octs.size() * kStencil<D>, kZero);
-    const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
+  if (!coarse_cached) {
+    cache.coarse_valid = false;
+    impl.levels.resize(1);
+    cache.active_bits.assign(static_cast<std::size_t>(L - coarsest), {});
+    for (int k = L - 1; k >= coarsest; --k) {
+      MgLevel<D> m;
+      m.level = k;
+      m.value_field = correction_field_;
+      m.k = coefficients(tree_.cell_size(k), D);
+      std::vector<std::uint8_t>& stored = cache.active_bits[static_cast<std::size_t>(L - 1 - k)];
+      for (OctIndex o : tree_.octs_at_level(k)) {
+        const std::uint8_t bits = active_bits(o);
+        stored.push_back(bits);
+        if (bits == 0) continue;
+        m.octs.push_back(o);
+        m.active.push_back(bits);
+        m.reset_octs.push_back(o);
+      }
+      for (OctIndex o : tree_.ghost_octs_at_level(k)) {
+        const std::uint8_t bits = active_bits(o);
+        stored.push_back(bits);
+        if (bits != 0) m.reset_octs.push_back(o);
+      }
+      build_neighbours<D>(tree_, m, mask, walls_dirichlet, nullptr);
+      impl.levels.push_back(std::move(m));
+    }
+    // Prolongation stencils: for each level with a coarser multigrid level under it, the 3^D cells of
+    // the coarser level around each oct's father (active ones, or kZero; zero-gradient walls mirror).
+    for (std::size_t j = 0; j + 1 < impl.levels.size(); ++j) {
+      MgLevel<D>& m = impl.levels[j];
+      const int k = m.level - 1;
+      m.father_stencil.assign(m.octs.size() * kStencil<D>, kZero);
+      const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
 #pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
-    for (std::ptrdiff_t i = 0; i < n; ++i) {
-      const auto father = tree_.cell_coordinates(tree_.father_cell(m.octs[static_cast<std::size_t>(i)]));
-      for (int s = 0; s < kStencil<D>; ++s) {
-        auto y = father;
-        bool dirichlet_wall = false;
-        for (int d = 0, rest = s; d < D; ++d, rest /= 3) {
-          const auto u = static_cast<std::size_t>(d);
-          y[u] += rest % 3 - 1;
-          if (outside_box<D>(tree_, k, y, d)) {
-            if (phi_outside_) dirichlet_wall = true;
-            y[u] = father[u];  // zero gradient: the mirror cell is the father's row
+      for (std::ptrdiff_t i = 0; i < n; ++i) {
+        const auto father = tree_.cell_coordinates(tree_.father_cell(m.octs[static_cast<std::size_t>(i)]));
+        for (int s = 0; s < kStencil<D>; ++s) {
+          auto y = father;
+          bool dirichlet_wall = false;
+          for (int d = 0, rest = s; d < D; ++d, rest /= 3) {
+            const auto u = static_cast<std::size_t>(d);
+            y[u] += rest % 3 - 1;
+            if (outside_box<D>(tree_, k, y, d)) {
+              if (phi_outside_) dirichlet_wall = true;
+              y[u] = father[u];  // zero gradient: the mirror cell is the father's row
+            }
           }
+          if (dirichlet_wall) continue;
+          const CellIndex cell = tree_.find_cell(k, y);
+          if (cell != core::no_cell && tree_.role(Tree::oct_of(cell)) != core::OctRole::idle && mask[cell] > 0.0)
+            m.father_stencil[static_cast<std::size_t>(i * kStencil<D> + s)] = cell;
         }
-        if (dirichlet_wall) continue;
-        const CellIndex cell = tree_.find_cell(k, y);
-        if (cell != core::no_cell && tree_.role(Tree::oct_of(cell)) != core::OctRole::idle && mask[cell] > 0.0)
-          m.father_stencil[static_cast<std::size_t>(i * kStencil<D> + s)] = cell;
       }
     }
+    cache.coarsest = coarsest;
+    cache.coarse_valid = true;
   }
 
   // --- iterate --------------------------------------------------------------------------------------
@@ -554,7 +753,12 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
       impl.refresh(m.level, {residual_field_});  // restriction reads children on other ranks
       MgLevel<D>& coarse = impl.levels[j + 1];
       restrict_residual<D>(tree_, coarse, residual_values, mask, rhs);
-      for (OctIndex o : coarse.reset_octs) std::fill_n(correction + Tree::cell_index(o, 0), kCells<D>, 0.0);
+      {
+        const auto n = static_cast<std::ptrdiff_t>(coarse.reset_octs.size());
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+        for (std::ptrdiff_t i = 0; i < n; ++i)
+          std::fill_n(correction + Tree::cell_index(coarse.reset_octs[static_cast<std::size_t>(i)], 0), kCells<D>, 0.0);
+      }
       self(self, j + 1);
       // The coarse correction's ghosts are fresh: its last sweep ended with a refresh.
       prolong_and_correct<D>(m, correction, tree_.field(m.value_field));
@@ -614,9 +818,12 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
       for (int c = 0; c < kCells<D>; ++c) phi_sum[0] += phi[Tree::cell_index(o, c)];
     impl.sum(L, phi_sum);
     const double mean = phi_sum[0] / cells_total;
-    for (const auto* list : {&tree_.octs_at_level(L), &tree_.ghost_octs_at_level(L)})
-      for (OctIndex o : *list)
-        for (int c = 0; c < kCells<D>; ++c) phi[Tree::cell_index(o, c)] -= mean;
+    for (const auto* list : {&tree_.octs_at_level(L), &tree_.ghost_octs_at_level(L)}) {
+      const auto n = static_cast<std::ptrdiff_t>(list->size());
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+      for (std::ptrdiff_t i = 0; i < n; ++i)
+        for (int c = 0; c < kCells<D>; ++c) phi[Tree::cell_index((*list)[static_cast<std::size_t>(i)], c)] -= mean;
+    }
   }
   report.ghost_refreshes = impl.refreshes;
   report.reductions = impl.reductions;

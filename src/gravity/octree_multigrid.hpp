@@ -14,10 +14,11 @@
 // Measured: 15-23 V-cycles to 1e-10 on the refined levels of the unit test against 16 on a fully
 // refined periodic level; whether RAMSES' mask-weighted boundary would do better is not measured.)
 //
-// Setup, per solve: the neighbour caches, the masks (computed level by level from L-1 down, each
-// level's mask refreshed to its ghosts: L-1 refreshes), one batched sum, one refresh of phi's ghosts
-// and the initial residual norm (one sum). The masks are computed on every owned oct of levels
-// 1..L-1, a pass over the tree below L per solve.
+// Setup: the neighbour tables, coarse levels and prolongation stencils are kept between solves
+// while the mesh is unchanged (tree generation, level lists and coarse active cells compared each
+// solve). Per solve: the masks (computed level by level from L-1 down, each level's mask refreshed
+// to its ghosts: L-1 refreshes), one batched sum, one refresh of phi's ghosts and the initial
+// residual norm (one sum).
 //
 // V-cycle (seeds/000 §5.1.1, Fig. 3): pre-smoothing by red-black Gauss-Seidel, residual, restriction
 // (mean of the 2^D children), recursion, prolongation (cell-centred (tri)linear, RAMSES
