@@ -276,9 +276,10 @@ void BaseLevelFft<D>::Impl::solve_slabs(Tree& tree, int rhs_field, int phi_field
   outgoing.reserve(s.forward_sends.size());
   const double* rhs = tree.field(rhs_field);
   for (const auto& send : s.forward_sends) {
-    parallel::Message message{send.rank, {}};
-    message.data.reserve(send.cells.size());
-    for (core::CellIndex cell : send.cells) message.data.push_back(rhs[cell]);
+    parallel::Message message{send.rank, std::vector<double>(send.cells.size())};
+    const auto count = static_cast<std::ptrdiff_t>(send.cells.size());
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < count; ++i) message.data[static_cast<std::size_t>(i)] = rhs[send.cells[static_cast<std::size_t>(i)]];
     outgoing.push_back(std::move(message));
   }
   std::vector<parallel::Message> incoming =
@@ -291,7 +292,10 @@ void BaseLevelFft<D>::Impl::solve_slabs(Tree& tree, int rhs_field, int phi_field
     const auto& placement = s.forward_placements[m];
     KOSMO_REQUIRE(incoming[m].rank == s.forward_sources[m] && incoming[m].data.size() == placement.size(),
                   "gravity::BaseLevelFft: unexpected slab message from rank " << incoming[m].rank);
-    for (std::size_t i = 0; i < placement.size(); ++i) real[placement[i]] = incoming[m].data[i];
+    const auto count = static_cast<std::ptrdiff_t>(placement.size());
+    const double* data = incoming[m].data.data();
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < count; ++i) real[placement[static_cast<std::size_t>(i)]] = data[i];
   }
 
   fftw_execute(s.forward.get());
@@ -308,9 +312,10 @@ void BaseLevelFft<D>::Impl::solve_slabs(Tree& tree, int rhs_field, int phi_field
   // Reverse: each requester's owned and ghost cells from the slab, straight into the field.
   outgoing.clear();
   for (const auto& send : s.reverse_sends) {
-    parallel::Message message{send.rank, {}};
-    message.data.reserve(send.offsets.size());
-    for (std::size_t offset : send.offsets) message.data.push_back(real[offset]);
+    parallel::Message message{send.rank, std::vector<double>(send.offsets.size())};
+    const auto count = static_cast<std::ptrdiff_t>(send.offsets.size());
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < count; ++i) message.data[static_cast<std::size_t>(i)] = real[send.offsets[static_cast<std::size_t>(i)]];
     outgoing.push_back(std::move(message));
   }
   incoming = parallel::sparse_exchange(comm, parallel::ExchangeMethod::p2p, outgoing, s.reverse_sources, nullptr, &stats);
@@ -321,7 +326,10 @@ void BaseLevelFft<D>::Impl::solve_slabs(Tree& tree, int rhs_field, int phi_field
     const auto& cells = s.reverse_cells[m];
     KOSMO_REQUIRE(incoming[m].rank == s.reverse_sources[m] && incoming[m].data.size() == cells.size(),
                   "gravity::BaseLevelFft: unexpected potential message from rank " << incoming[m].rank);
-    for (std::size_t i = 0; i < cells.size(); ++i) phi[cells[i]] = incoming[m].data[i];
+    const auto count = static_cast<std::ptrdiff_t>(cells.size());
+    const double* data = incoming[m].data.data();
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < count; ++i) phi[cells[static_cast<std::size_t>(i)]] = data[i];
   }
 }
 

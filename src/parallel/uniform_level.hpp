@@ -40,13 +40,19 @@ std::vector<double> gather_uniform_level(const core::OctTree<D, Key>& tree, int 
   std::size_t cells = 1;
   for (int d = 0; d < D; ++d) cells *= static_cast<std::size_t>(n);
   std::vector<double> dense(cells, 0.0);
-  long long owned = 0;
-  for (core::OctIndex o : tree.octs_at_level(level))
+  const auto& octs = tree.octs_at_level(level);
+  const long long owned = static_cast<long long>(octs.size()) * Tree::cells_per_oct;
+  const double* values = tree.field(field);
+  // One key decode per oct, not per cell (a 256^3 level has 16.7 M cells).
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < octs.size(); ++i) {
+    const auto oct = tree.coordinates(octs[i]);
     for (int c = 0; c < Tree::cells_per_oct; ++c) {
-      const core::CellIndex cell = Tree::cell_index(o, c);
-      dense[dense_index<D>(tree.cell_coordinates(cell), n)] = tree.field(field)[cell];
-      ++owned;
+      auto x = oct;
+      for (int d = 0; d < D; ++d) x[d] = 2 * x[d] + ((c >> d) & 1);
+      dense[dense_index<D>(x, n)] = values[Tree::cell_index(octs[i], c)];
     }
+  }
   long long total = 0;
   MPI_Allreduce(&owned, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
   KOSMO_REQUIRE(static_cast<std::size_t>(total) == cells,
@@ -60,12 +66,18 @@ template <int D, class Key>
 void scatter_uniform_level(core::OctTree<D, Key>& tree, int level, int field, const std::vector<double>& dense) {
   using Tree = core::OctTree<D, Key>;
   const long long n = uniform_level_cells_per_axis(tree, level);
-  for (const auto* octs : {&tree.octs_at_level(level), &tree.ghost_octs_at_level(level)})
-    for (core::OctIndex o : *octs)
+  double* values = tree.field(field);
+  for (const auto* octs : {&tree.octs_at_level(level), &tree.ghost_octs_at_level(level)}) {
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < octs->size(); ++i) {
+      const auto oct = tree.coordinates((*octs)[i]);
       for (int c = 0; c < Tree::cells_per_oct; ++c) {
-        const core::CellIndex cell = Tree::cell_index(o, c);
-        tree.field(field)[cell] = dense[dense_index<D>(tree.cell_coordinates(cell), n)];
+        auto x = oct;
+        for (int d = 0; d < D; ++d) x[d] = 2 * x[d] + ((c >> d) & 1);
+        values[Tree::cell_index((*octs)[i], c)] = dense[dense_index<D>(x, n)];
       }
+    }
+  }
 }
 
 }  // namespace kosmo::parallel
