@@ -33,9 +33,11 @@ LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, para
   KOSMO_REQUIRE(!self_gravity_ || periodic_axes == 0 || periodic_axes == D,
                 params.source() << ": &RUN_PARAMS: poisson=.true. with self-gravity needs a box periodic along every axis or "
                                    "along none (isolated boundaries); &BOUNDARY_PARAMS makes it periodic along only some");
-  KOSMO_REQUIRE(!self_gravity_ || !isolated_ || !use_fftw_ || D == 3,
-                params.source() << ": &RUN_PARAMS: use_fftw=.true. with isolated boundaries (a non-periodic box) needs ndim=3; "
-                                   "set use_fftw=.false. for the multigrid solve");
+  // Isolated boundaries are free space, whose Green's function kosmo has in 3-D only (1/r); the
+  // multigrid's zero-gradient walls are no substitute (and its 1-D AMR solve with them diverges).
+  KOSMO_REQUIRE(!self_gravity_ || !isolated_ || D == 3,
+                params.source() << ": &RUN_PARAMS: poisson=.true. in a non-periodic box (isolated boundaries) needs ndim=3; "
+                                   "use a periodic box in 1-D and 2-D");
   fft_settings_.isolated = isolated_;
   fft_settings_.slab_threshold_cells = params.get_int("POISSON_PARAMS", "fft_slab_threshold");
 
@@ -119,6 +121,37 @@ void LevelGravity<D>::add_analytic(int level) {
       }
 }
 
+// The multigrid's base level in an isolated box needs phi on the box walls: the monopole -M/r
+// about the centre of mass, the leading term of James' (1977) boundary expansion. (The FFT's zero
+// padding needs none.)
+template <int D>
+void LevelGravity<D>::set_monopole_boundary() {
+  const double* rho = tree_.field(hydro_.uold_fields()[0]);
+  std::array<double, D + 1> sums{};  // mass, mass-weighted position
+  for (int level = 1; level <= tree_.levelmax(); ++level) {
+    double volume = 1.0;
+    for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
+    for (core::OctIndex o : tree_.octs_at_level(level))
+      for (int c = 0; c < Tree::cells_per_oct; ++c) {
+        const core::CellIndex cell = Tree::cell_index(o, c);
+        if (!tree_.is_leaf(cell)) continue;
+        const double m = rho[cell] * volume;
+        const auto x = tree_.cell_centre(cell);
+        sums[0] += m;
+        for (int d = 0; d < D; ++d) sums[static_cast<std::size_t>(d) + 1] += m * x[static_cast<std::size_t>(d)];
+      }
+  }
+  if (mesh_.distributed()) MPI_Allreduce(MPI_IN_PLACE, sums.data(), D + 1, MPI_DOUBLE, MPI_SUM, mesh_.comm());
+  const double mass = sums[0];
+  std::array<double, D> centre{};
+  for (int d = 0; d < D; ++d) centre[static_cast<std::size_t>(d)] = mass > 0.0 ? sums[static_cast<std::size_t>(d) + 1] / mass : 0.0;
+  multigrid_->set_box_boundary_potential([mass, centre](const std::array<double, D>& x) {
+    double r2 = 0.0;
+    for (int d = 0; d < D; ++d) r2 += (x[static_cast<std::size_t>(d)] - centre[static_cast<std::size_t>(d)]) * (x[static_cast<std::size_t>(d)] - centre[static_cast<std::size_t>(d)]);
+    return -mass / std::sqrt(r2);
+  });
+}
+
 template <int D>
 void LevelGravity<D>::solve_level(int level) {
   if (self_gravity_) {
@@ -136,6 +169,7 @@ void LevelGravity<D>::solve_level(int level) {
       report.converged = true;
       timers_.add("gravity - base level FFT", start);
     } else {
+      if (isolated_ && level == levelmin_) set_monopole_boundary();
       report = multigrid_->solve(level, phi_, source_);
       KOSMO_REQUIRE(report.converged, "gravity: the multigrid solve of level " << level << " did not converge in "
                                                                                << report.vcycles << " V-cycles (residual "

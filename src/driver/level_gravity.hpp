@@ -64,6 +64,7 @@ class LevelGravity {
   void solve_level(int level);
   void set_source(int level);
   void add_analytic(int level);
+  void set_monopole_boundary();
   double mean_density() const;
 
   Tree& tree_;
