@@ -5,15 +5,15 @@
 //   g = -[ (4/3) (phi(i+1) - phi(i-1)) / (2 h) - (1/3) (phi(i+2) - phi(i-2)) / (4 h) ].
 // The four values along an axis come from the oct's 3^D neighbourhood (its 6^D block of cells). Where
 // a neighbour oct does not exist (coarse-fine boundary) its cells take phi interpolated from the
-// coarser level, as RAMSES interpol_phi does: the coarse value plus central-difference slopes from the
-// coarse cell's face neighbours (one-sided where one is missing), at the fine cell's offset
-// of +-1/4 coarse width. Outside a non-periodic box phi is continued linearly.
+// coarser level (RAMSES interpol_phi; here triquadratic, coarse_interpolation.hpp). Outside a
+// non-periodic box phi is continued linearly.
 // No MPI: phi must be valid on the owned and ghost cells of `level` and `level - 1`.
 #include <array>
 #include <span>
 
 #include "core/oct_stencil_cache.hpp"
 #include "core/oct_tree.hpp"
+#include "gravity/coarse_interpolation.hpp"
 
 namespace kosmo::gravity {
 
@@ -33,26 +33,10 @@ void compute_acceleration(core::OctTree<D, Key>& tree, const core::OctStencilCac
 
   // phi at the coarse cell `coarse`, interpolated to its child `child` (RAMSES interpol_phi).
   auto interpolated = [&](core::CellIndex coarse, int child) {
-    const double centre = phi[coarse];
-    double value = centre;
-    for (int d = 0; d < D; ++d) {
-      typename Tree::Offset minus{}, plus{};
-      minus[static_cast<std::size_t>(d)] = -1;
-      plus[static_cast<std::size_t>(d)] = +1;
-      const core::CellIndex left = tree.cell_neighbour(coarse, minus);
-      const core::CellIndex right = tree.cell_neighbour(coarse, plus);
-      // Per coarse width: central, or one-sided where the coarse cell has only one neighbour on
-      // its level (both keep the interpolation second order).
-      double slope = 0.0;
-      if (left >= 0 && right >= 0) {
-        slope = 0.5 * (phi[right] - phi[left]);
-      } else if (left >= 0) {
-        slope = centre - phi[left];
-      } else if (right >= 0) {
-        slope = phi[right] - centre;
-      }
-      value += slope * (((child >> d) & 1) ? 0.25 : -0.25);
-    }
+    std::array<double, D> offset{};
+    for (int d = 0; d < D; ++d) offset[static_cast<std::size_t>(d)] = ((child >> d) & 1) ? 0.25 : -0.25;
+    double value = phi[coarse];
+    coarse_potential<D, Key>(tree, level - 1, tree.cell_coordinates(coarse), offset, phi, value);
     return value;
   };
 

@@ -18,6 +18,8 @@
 // global sums (norms; the means of the singular problem) carry rank-dependent round-off.
 #include "gravity/octree_multigrid.hpp"
 
+#include "gravity/coarse_interpolation.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -473,35 +475,18 @@ namespace {
 template <int D>
 bool interpolate_coarse_phi(const core::OctTree<D, core::MortonKey>& tree, int coarse_level, typename core::OctTree<D, core::MortonKey>::Coordinates c,
                             const double* phi, double& value) {
-  using Tree = core::OctTree<D, core::MortonKey>;
   for (int d = 0; d < D; ++d) {  // wrap periodic axes before halving
     const auto u = static_cast<std::size_t>(d);
     const std::int64_t n = 4 * tree.extent(coarse_level)[u];
     c[u] = ((c[u] % n) + n) % n;
   }
-  typename Tree::Coordinates coarse{};
-  for (int d = 0; d < D; ++d) coarse[static_cast<std::size_t>(d)] = c[static_cast<std::size_t>(d)] >> 1;
-  const CellIndex centre = tree.find_cell(coarse_level, coarse);
-  if (centre == core::no_cell || tree.role(Tree::oct_of(centre)) == core::OctRole::idle) return false;
-  value = phi[centre];
+  typename core::OctTree<D, core::MortonKey>::Coordinates coarse{};
+  std::array<double, D> offset{};
   for (int d = 0; d < D; ++d) {
-    const auto u = static_cast<std::size_t>(d);
-    auto plus = coarse, minus = coarse;
-    ++plus[u];
-    --minus[u];
-    const CellIndex p = tree.find_cell(coarse_level, plus);
-    const CellIndex m = tree.find_cell(coarse_level, minus);
-    double slope = 0.0;  // per coarse cell width
-    if (p != core::no_cell && m != core::no_cell) {
-      slope = 0.5 * (phi[p] - phi[m]);
-    } else if (p != core::no_cell) {
-      slope = phi[p] - phi[centre];
-    } else if (m != core::no_cell) {
-      slope = phi[centre] - phi[m];
-    }
-    value += slope * ((c[u] & 1) ? 0.25 : -0.25);
+    coarse[static_cast<std::size_t>(d)] = c[static_cast<std::size_t>(d)] >> 1;
+    offset[static_cast<std::size_t>(d)] = (c[static_cast<std::size_t>(d)] & 1) ? 0.25 : -0.25;
   }
-  return true;
+  return coarse_potential<D, core::MortonKey>(tree, coarse_level, coarse, offset, phi, value);
 }
 
 }  // namespace

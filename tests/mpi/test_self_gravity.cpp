@@ -175,19 +175,23 @@ TEST(SelfGravity, GaussianSphereOnThreeRefinedLevelsIsSecondOrder) {
       EXPECT_LT(fine.phi[k], 1e-5);
       EXPECT_GT(coarse.acceleration[k] / fine.acceleration[k], 3.0);
     } else {
-      // Refined levels: the Dirichlet values at their coarse-fine faces come from the coarser
-      // level's solution, interpolated linearly, and the region moves by a cell when h halves; the
-      // max-norm error falls by 2.5-3.8 per halving of h (measured), between first and second order.
-      EXPECT_GT(coarse.phi[k] / fine.phi[k], 2.2) << "potential, level base+" << k;
-      EXPECT_LT(fine.phi[k], 3e-4);
-      EXPECT_LT(fine.acceleration[k], 1e-3);
+      // Refined levels: second order in the max norm, potential and force (measured ratios 3.87 to
+      // 3.96 and 3.63 to 4.00), because the Dirichlet values and the force stencil's missing
+      // neighbours are interpolated from the coarser level at third order (triquadratic); with
+      // RAMSES' (tri)linear interpolation the ratios were 2.5-3.8 and 0.9-1.9.
+      EXPECT_GT(coarse.phi[k] / fine.phi[k], 3.3) << "potential, level base+" << k;
+      EXPECT_GT(coarse.acceleration[k] / fine.acceleration[k], 3.0) << "acceleration, level base+" << k;
+      EXPECT_LT(fine.phi[k], 2e-4);
+      EXPECT_LT(fine.acceleration[k], 3e-4);
     }
   }
   if (world_rank() == 0)
     std::printf("[ gaussian  ] force error in cells whose stencil crosses a coarse-fine face: %.3e -> %.3e (ratio %.2f)\n",
                 coarse.interface_acceleration, fine.interface_acceleration, coarse.interface_acceleration / fine.interface_acceleration);
-  EXPECT_GT(coarse.interface_acceleration / fine.interface_acceleration, 1.6);  // first order there
-  EXPECT_LT(fine.interface_acceleration, 5e-3);
+  // Where the stencil mixes the level's own potential with interpolated coarse values the force
+  // error falls about linearly (measured 2.13 per halving of h), as in RAMSES' force_fine.
+  EXPECT_GT(coarse.interface_acceleration / fine.interface_acceleration, 1.8);
+  EXPECT_LT(fine.interface_acceleration, 2e-3);
   if (world_rank() == 0)
     std::printf("[ gaussian  ] largest jump of the potential error across a coarse-fine face: %.3e (coarse run %.3e)\n", fine.jump,
                 coarse.jump);
@@ -195,7 +199,7 @@ TEST(SelfGravity, GaussianSphereOnThreeRefinedLevelsIsSecondOrder) {
   // discretisation error, and shrinks with it.
   const double refined_error = std::max({fine.phi[1], fine.phi[2], fine.phi[3]});
   EXPECT_LE(fine.jump, refined_error);
-  EXPECT_GT(coarse.jump / fine.jump, 1.8);
+  EXPECT_GT(coarse.jump / fine.jump, 3.0);
 }
 
 // The multigrid base level of an isolated box takes the monopole about the centre of mass on the
