@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "gravity/fft_poisson.hpp"
+#include "gravity/fftw_support.hpp"
 #include "gravity/isolated_fft_poisson.hpp"
 #include "parallel/uniform_level.hpp"
 
@@ -31,26 +32,6 @@ void initialise_fftw_mpi() {
   (void)initialised;
 }
 
-struct FftwFree {
-  void operator()(void* pointer) const noexcept { fftw_free(pointer); }
-};
-template <class T>
-using FftwBuffer = std::unique_ptr<T[], FftwFree>;
-
-template <class T>
-FftwBuffer<T> fftw_buffer(std::size_t count, const char* what) {
-  FftwBuffer<T> buffer(static_cast<T*>(fftw_malloc(sizeof(T) * std::max<std::size_t>(count, 1))));
-  KOSMO_REQUIRE(buffer, "gravity::BaseLevelFft: fftw_malloc of " << count << " " << what << " failed");
-  return buffer;
-}
-
-struct FftwPlanDestroy {
-  void operator()(fftw_plan_s* plan) const noexcept {
-    std::lock_guard<std::mutex> lock(fftw_support::planner_mutex());
-    fftw_destroy_plan(plan);
-  }
-};
-using FftwPlan = std::unique_ptr<fftw_plan_s, FftwPlanDestroy>;
 
 // Everything the slab mode (3-D only) keeps between solves.
 struct SlabState {
@@ -59,12 +40,12 @@ struct SlabState {
   std::ptrdiff_t local_rows = 0, first_row = 0;      // this rank's y rows of the transposed spectrum
   std::ptrdiff_t complex_count = 0;                  // FFTW's alloc_local (complex values)
   std::size_t padded_row = 0;                        // 2 (N/2 + 1): FFTW's padded r2c row of reals
-  FftwBuffer<double> real;
-  FftwBuffer<fftw_complex> spectrum;
+  fftw_support::Buffer<double> real;
+  fftw_support::Buffer<fftw_complex> spectrum;
   // Per complex mode: the normalised inverse eigenvalue (periodic) or the normalised transform of
   // the Green's function (isolated); the solve multiplies the spectrum by it.
   std::vector<double> multiplier;
-  FftwPlan forward, backward;
+  fftw_support::Plan forward, backward;
 
   // Forward redistribution (owned cells -> slabs): what this rank sends to whom, and where each
   // source's values land in `real` (in the order the source packs them).
@@ -136,8 +117,8 @@ void BaseLevelFft<D>::Impl::build_slabs(const Tree& tree) {
     s.padded_row = 2 * static_cast<std::size_t>(half);
     s.complex_count = fftw_mpi_local_size_3d_transposed(fft_n, fft_n, half, comm, &s.local_planes, &s.first_plane,
                                                          &s.local_rows, &s.first_row);
-    s.real = fftw_buffer<double>(2 * static_cast<std::size_t>(s.complex_count), "reals");
-    s.spectrum = fftw_buffer<fftw_complex>(static_cast<std::size_t>(s.complex_count), "complex modes");
+    s.real = fftw_support::allocate<double>(2 * static_cast<std::size_t>(s.complex_count), "reals");
+    s.spectrum = fftw_support::allocate<fftw_complex>(static_cast<std::size_t>(s.complex_count), "complex modes");
     {
       std::lock_guard<std::mutex> lock(fftw_support::planner_mutex());
       fftw_plan_with_nthreads(std::max(1, omp_get_max_threads()));

@@ -2,6 +2,8 @@
 // the (2D+1)-point Laplacian, c2r transform (seeds/000 §5.2.1, threaded FFTW via fftw3_omp).
 #include "gravity/fft_poisson.hpp"
 
+#include "gravity/fftw_support.hpp"
+
 #include <fftw3.h>
 #include <omp.h>
 
@@ -15,43 +17,6 @@
 #include "core/error.hpp"
 
 namespace kosmo::gravity {
-namespace {
-
-// The FFTW planner (and plan destruction) is not thread-safe; everything touching it holds this lock.
-std::mutex& planner_mutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
-// fftw_init_threads once per process, thread-safely (magic static).
-void init_fftw_threads() {
-  static const bool initialised = [] { return fftw_init_threads() != 0; }();
-  KOSMO_REQUIRE(initialised, "gravity::PeriodicFftPoisson: fftw_init_threads failed");
-}
-
-// Owning wrappers: memory from fftw_malloc (SIMD-aligned) and plans.
-struct FftwFree {
-  void operator()(void* p) const noexcept { fftw_free(p); }
-};
-template <class T>
-using FftwBuffer = std::unique_ptr<T[], FftwFree>;
-
-template <class T>
-FftwBuffer<T> fftw_buffer(std::size_t count, const char* what) {
-  FftwBuffer<T> buffer(static_cast<T*>(fftw_malloc(sizeof(T) * std::max<std::size_t>(count, 1))));
-  KOSMO_REQUIRE(buffer, "gravity::PeriodicFftPoisson: fftw_malloc of " << count << " " << what << " failed");
-  return buffer;
-}
-
-struct FftwPlanDestroy {
-  void operator()(fftw_plan_s* plan) const noexcept {
-    std::lock_guard<std::mutex> lock(planner_mutex());
-    fftw_destroy_plan(plan);
-  }
-};
-using FftwPlan = std::unique_ptr<fftw_plan_s, FftwPlanDestroy>;
-
-}  // namespace
 
 template <int D>
 struct PeriodicFftPoisson<D>::Impl {
@@ -60,10 +25,10 @@ struct PeriodicFftPoisson<D>::Impl {
   std::size_t n_half = 1;         // n/2+1: the length of the fastest (x) axis in k-space
   double norm = 1.0;              // 1/n^D: FFTW transforms are unnormalised
   std::vector<double> lambda_1d;  // per axis: (2 cos(2 pi k / n) - 2) / h^2 for k = 0..n-1
-  FftwBuffer<double> real;
-  FftwBuffer<fftw_complex> spectrum;
-  FftwPlan forward;
-  FftwPlan backward;
+  fftw_support::Buffer<double> real;
+  fftw_support::Buffer<fftw_complex> spectrum;
+  fftw_support::Plan forward;
+  fftw_support::Plan backward;
 };
 
 template <int D>
@@ -86,12 +51,12 @@ PeriodicFftPoisson<D>::PeriodicFftPoisson(int n, double h) : n_(n), h_(h), impl_
     s.lambda_1d[k] = -4.0 * sine * sine / (h * h);
   }
 
-  s.real = fftw_buffer<double>(s.n_real, "reals");
-  s.spectrum = fftw_buffer<fftw_complex>(s.n_complex, "complex modes");
+  s.real = fftw_support::allocate<double>(s.n_real, "reals");
+  s.spectrum = fftw_support::allocate<fftw_complex>(s.n_complex, "complex modes");
 
-  init_fftw_threads();
+  fftw_support::initialise_threads();
   {
-    std::lock_guard<std::mutex> lock(planner_mutex());
+    std::lock_guard<std::mutex> lock(fftw_support::planner_mutex());
     fftw_plan_with_nthreads(std::max(1, omp_get_max_threads()));
     // FFTW's row-major dims are (z, y, x): the last one is contiguous, matching x fastest.
     fftw_plan forward = nullptr;

@@ -3,6 +3,8 @@
 // transform, the n^3 corner kept (Hockney & Eastwood; seeds/000 §5.2 for the FFTW usage).
 #include "gravity/isolated_fft_poisson.hpp"
 
+#include "gravity/fftw_support.hpp"
+
 #include <fftw3.h>
 #include <omp.h>
 
@@ -32,62 +34,19 @@ double free_space_green_weight(long long dx, long long dy, long long dz, double 
   return -inverse_four_pi * h * h / distance;
 }
 
-namespace fftw_support {
 
-std::mutex& planner_mutex() {
-  static std::mutex mutex;
-  return mutex;
-}
 
-void initialise_threads() {
-  // fftw_init_threads is idempotent in FFTW 3.3 (it only installs the threading hooks), so calling
-  // it here as well as in fft_poisson.cpp is safe; fftw_make_planner_thread_safe (FFTW >= 3.3.5)
-  // serialises the planner globally, covering the other file's separate mutex.
-  static const bool initialised = [] {
-    if (fftw_init_threads() == 0) return false;
-    fftw_make_planner_thread_safe();
-    return true;
-  }();
-  KOSMO_REQUIRE(initialised, "gravity: fftw_init_threads failed");
-}
-
-}  // namespace fftw_support
-
-namespace {
-
-struct FftwFree {
-  void operator()(void* pointer) const noexcept { fftw_free(pointer); }
-};
-template <class T>
-using FftwBuffer = std::unique_ptr<T[], FftwFree>;
-
-template <class T>
-FftwBuffer<T> fftw_buffer(std::size_t count, const char* what) {
-  FftwBuffer<T> buffer(static_cast<T*>(fftw_malloc(sizeof(T) * std::max<std::size_t>(count, 1))));
-  KOSMO_REQUIRE(buffer, "gravity::IsolatedFftPoisson: fftw_malloc of " << count << " " << what << " failed");
-  return buffer;
-}
-
-struct FftwPlanDestroy {
-  void operator()(fftw_plan_s* plan) const noexcept {
-    std::lock_guard<std::mutex> lock(fftw_support::planner_mutex());
-    fftw_destroy_plan(plan);
-  }
-};
-using FftwPlan = std::unique_ptr<fftw_plan_s, FftwPlanDestroy>;
-
-}  // namespace
 
 struct IsolatedFftPoisson::Impl {
   std::size_t padded = 1;          // 2n: cells per axis of the padded grid
   std::size_t padded_half = 1;     // n + 1: length of the x axis in k-space
   std::size_t real_count = 1;      // (2n)^3
   std::size_t complex_count = 1;   // (2n)^2 (n+1)
-  FftwBuffer<double> real;
-  FftwBuffer<fftw_complex> spectrum;
+  fftw_support::Buffer<double> real;
+  fftw_support::Buffer<fftw_complex> spectrum;
   std::vector<double> green_spectrum;  // the (real) transform of W, times the 1/(2n)^3 normalisation
-  FftwPlan forward;
-  FftwPlan backward;
+  fftw_support::Plan forward;
+  fftw_support::Plan backward;
 };
 
 IsolatedFftPoisson::IsolatedFftPoisson(int n, double h) : n_(n), h_(h), impl_(std::make_unique<Impl>()) {
@@ -98,8 +57,8 @@ IsolatedFftPoisson::IsolatedFftPoisson(int n, double h) : n_(n), h_(h), impl_(st
   s.padded_half = s.padded / 2 + 1;
   s.real_count = s.padded * s.padded * s.padded;
   s.complex_count = s.padded * s.padded * s.padded_half;
-  s.real = fftw_buffer<double>(s.real_count, "reals");
-  s.spectrum = fftw_buffer<fftw_complex>(s.complex_count, "complex modes");
+  s.real = fftw_support::allocate<double>(s.real_count, "reals");
+  s.spectrum = fftw_support::allocate<fftw_complex>(s.complex_count, "complex modes");
 
   fftw_support::initialise_threads();
   {

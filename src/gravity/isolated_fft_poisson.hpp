@@ -24,7 +24,6 @@
 //
 // No MPI and no mesh types: the caller gathers the level into a dense array (row-major, x fastest).
 #include <memory>
-#include <mutex>
 
 namespace kosmo::gravity {
 
@@ -33,14 +32,6 @@ double unit_cube_inverse_distance_integral();
 
 // The convolution weight W(m) above for an integer cell offset m = (dx, dy, dz) on a grid of spacing h.
 double free_space_green_weight(long long dx, long long dy, long long dz, double h);
-
-// FFTW set-up shared by the base-level solvers (not part of the public solver interface): threads
-// initialised once per process and the planner made thread-safe, so planning here and in
-// PeriodicFftPoisson (which holds a different lock) cannot race.
-namespace fftw_support {
-void initialise_threads();
-std::mutex& planner_mutex();
-}  // namespace fftw_support
 
 class IsolatedFftPoisson {
  public:
