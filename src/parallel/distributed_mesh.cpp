@@ -157,6 +157,24 @@ int DistributedMesh<D, Key>::owner(const Tree& tree, core::OctIndex o) const {
 }
 
 template <int D, class Key>
+int DistributedMesh<D, Key>::owner_of_position(const std::array<double, D>& x) const {
+  if (nrank_ == 1) return 0;
+  KOSMO_REQUIRE(has_decomposition_, "distributed mesh: owner_of_position called before any decomposition exists");
+  // The decomposition's box is domain_box(tree): axes 0..D-1 span the tree's box, the rest are the
+  // unsplit sliver whose lower edge (0) owner() uses for an oct centre's missing coordinates.
+  const Box& domain = decomposition_.domain();
+  std::array<double, 3> point{0.0, 0.0, 0.0};
+  for (int d = 0; d < D; ++d) {
+    const auto axis = static_cast<std::size_t>(d);
+    KOSMO_REQUIRE(x[axis] >= domain.lo[axis] && x[axis] < domain.hi[axis],
+                  "distributed mesh: position " << x[axis] << " on axis " << d << " is outside the box [" << domain.lo[axis] << ", "
+                                                << domain.hi[axis] << "); wrap periodic positions before asking for their owner");
+    point[axis] = x[axis];
+  }
+  return owner_of_point(point);
+}
+
+template <int D, class Key>
 Box DistributedMesh<D, Key>::grown_box(const Tree& tree, core::OctIndex o) const {
   return grown_box(tree, tree.level(o), tree.coordinates(o));
 }
@@ -390,6 +408,48 @@ void DistributedMesh<D, Key>::exchange_flags(const Tree& tree, int level, std::v
       for (int c = 0; c < ncell; ++c) flags[static_cast<std::size_t>(Tree::cell_index(g, c))] = static_cast<std::uint8_t>(m.data[at++]);
   }
   (void)tree;
+}
+
+template <int D, class Key>
+void DistributedMesh<D, Key>::reverse_accumulate(Tree& tree, int level, std::span<const int> fields) {
+  if (nrank_ == 1) return;
+  KOSMO_REQUIRE(level >= 1 && static_cast<std::size_t>(level) < receive_lists_.size(),
+                "distributed mesh: reverse_accumulate at level " << level << " outside the exchange lists (levels 1.."
+                                                                 << static_cast<int>(receive_lists_.size()) - 1 << ")");
+  constexpr int ncell = Tree::cells_per_oct;
+  const auto l = static_cast<std::size_t>(level);
+  // The forward exchange's lists read backwards: a ghost holder sends, in the Morton order of its
+  // receive list, to the owner, which reads the message in the same order from its send list.
+  std::vector<Message> outgoing;
+  for (const Partner& p : receive_lists_[l]) {
+    Message m{p.rank, {}};
+    m.data.reserve(p.octs.size() * fields.size() * ncell);
+    for (core::OctIndex g : p.octs)
+      for (int f : fields) {
+        const double* values = tree.field(f) + Tree::cell_index(g, 0);
+        m.data.insert(m.data.end(), values, values + ncell);
+      }
+    outgoing.push_back(std::move(m));
+  }
+  std::vector<int> sources;
+  for (const Partner& p : send_lists_[l]) sources.push_back(p.rank);
+  const auto incoming = exchange(fields.size() == 1 ? ExchangeComponent::reverse_dp : ExchangeComponent::bulk_rev_dp, outgoing,
+                                 sources, stats_.reverse);
+  ++stats_.reverse_calls;
+  // Messages arrive sorted by source rank (sparse_exchange): the fixed order of the additions.
+  for (const Message& m : incoming) {
+    const auto it = std::find_if(send_lists_[l].begin(), send_lists_[l].end(), [&](const Partner& p) { return p.rank == m.rank; });
+    KOSMO_REQUIRE(it != send_lists_[l].end(), "distributed mesh: unexpected reverse data from rank " << m.rank << " at level " << level);
+    KOSMO_REQUIRE(m.data.size() == it->octs.size() * fields.size() * ncell,
+                  "distributed mesh: reverse message from rank " << m.rank << " at level " << level << " has the wrong size");
+    const double* in = m.data.data();
+    for (core::OctIndex o : it->octs)
+      for (int f : fields) {
+        double* values = tree.field(f) + Tree::cell_index(o, 0);
+        for (int c = 0; c < ncell; ++c) values[c] += in[c];
+        in += ncell;
+      }
+  }
 }
 
 template <int D, class Key>

@@ -13,10 +13,12 @@
 // k-section tree (ranks_overlapping): no all-to-all of counts.
 //
 // Exchanges (seeds/000 §3.2.1): forward, owner -> ghosts, of any set of cell fields of a level
-// (fine_dp / bulk_dp) and of integer flags (fine_int); reverse, ghost -> owner, of records keyed by
-// cell (reflux contributions, bulk_rev_dp). The transport is one of the sparse_exchange backends.
+// (fine_dp / bulk_dp) and of integer flags (fine_int); reverse, ghost -> owner, of cell fields
+// summed into the owner (particle deposits, reverse_dp / bulk_rev_dp) and of records keyed by cell
+// (reflux contributions, bulk_rev_dp). The transport is one of the sparse_exchange backends.
 #include <mpi.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -53,6 +55,8 @@ class DistributedMesh {
   int rank() const { return rank_; }
   int nrank() const { return nrank_; }
   bool distributed() const { return nrank_ > 1; }
+  // Whether walls exist yet (set by the first classify_coarse_grid, redistribute, balance or adopt).
+  bool has_decomposition() const { return has_decomposition_; }
   const ExchangeAutoTuner& tuner() const { return tuner_; }
   // The tuner's decisions since the last call (trial results and switches), for the run log.
   std::vector<std::string> drain_tuning_log() { return tuner_.drain_log(); }
@@ -90,6 +94,12 @@ class DistributedMesh {
 
   // Rank owning oct o under the current decomposition.
   int owner(const Tree& tree, core::OctIndex o) const;
+  // Rank whose domain holds the point x (code length units, inside the box [0, extent) on every
+  // axis; the caller wraps periodic positions first): the rule owner() applies to an oct's centre,
+  // so a particle sitting on an oct's centre has that oct's owner, and a point on a wall goes to the
+  // domain above it (half-open slabs, KSectionTree::owner; Hilbert: the key's range). The axes
+  // beyond D sit at 0, as owner() places them. 0 on one rank.
+  int owner_of_position(const std::array<double, D>& x) const;
 
   // Roles of a fresh tree that holds only level 1, identical on every rank: each rank marks what
   // it owns, what it keeps as ghost and what is idle, and builds its exchange lists. No messages.
@@ -109,6 +119,17 @@ class DistributedMesh {
   void exchange_fields(Tree& tree, int level, std::span<const int> fields);
   // Forward exchange of one byte per cell (refinement flags, indexed by cell), owners -> ghosts.
   void exchange_flags(const Tree& tree, int level, std::vector<std::uint8_t>& flags);
+
+  // Reverse exchange of cell fields of one level, ghosts -> owners (RAMSES make_virtual_reverse_dp):
+  // every rank sends the values of `fields` in the cells of its ghost octs of `level` to their
+  // owners, which ADD them to their own cells. The ghost cells keep their values, as in RAMSES: a
+  // caller that accumulates (a CIC deposit) zeroes its ghosts before, and calls exchange_fields
+  // after when the ghosts must see the sums. Deterministic: an owner adds the contributions in
+  // source-rank order, each message in the Morton order of the exchange lists, so the sums do not
+  // depend on the thread count; across rank counts they differ by round-off only (another rank
+  // count changes which contributions meet in one cell, hence the order of the additions).
+  // One field is seeds/000 §3.2.1's reverse_dp, several at once bulk_rev_dp. Collective.
+  void reverse_accumulate(Tree& tree, int level, std::span<const int> fields);
 
   // Reverse exchange of keyed records to the owners of the cells they target. Each outgoing record
   // names its destination rank; the payload is `width` doubles. Returns what this rank received,
