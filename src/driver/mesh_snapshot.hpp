@@ -100,6 +100,16 @@ inline std::vector<io::ParameterRecord> snapshot_parameters(const core::Paramete
   return records;
 }
 
+// What a snapshot holds besides the mesh. `particles`: this rank's particles (each particle on
+// exactly one rank), written to /particles of the HDF5 file and, with outformat 'ramses' or 'both',
+// to part_NNNNN.outCCCCC; nullptr for a run without particles (an empty /particles group, no part
+// files). `complete_meta`: called on the finished meta just before writing, the same way on every
+// rank, for what the mesh does not know (aexp, cosmology and units of a cosmological run).
+struct SnapshotExtras {
+  const io::SnapshotParticles* particles = nullptr;
+  std::function<void(io::SnapshotMeta&)> complete_meta;
+};
+
 // Writes snapshot `output_number` of the mesh and its fields, collectively on `comm`. A
 // distributed tree (non-empty `ordering`: its decomposition) is written as every rank's owned
 // octs; otherwise every rank holds the whole mesh and writes its share.
@@ -107,7 +117,7 @@ template <int D, class Key>
 void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const core::ParameterSet& params, int output_number,
                          double time, long long step, const std::vector<DerivedOutput>& derived = {},
                          const std::string& ordering = "", std::vector<double> ksection_walls = {},
-                         std::vector<std::uint64_t> hilbert_bounds = {}) {
+                         std::vector<std::uint64_t> hilbert_bounds = {}, const SnapshotExtras& extras = {}) {
   const bool distributed = !ordering.empty();
   int rank = 0, nrank = 1;
   MPI_Comm_rank(comm, &rank);
@@ -135,16 +145,18 @@ void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const
   meta.restart_fields = snapshot_restart_fields(tree);
   meta.single_precision_fields = params.get_string("OUTPUT_PARAMS", "output_precision") == "single";
   meta.parameters = snapshot_parameters(params);
+  if (extras.complete_meta) extras.complete_meta(meta);
   const auto levels = distributed ? snapshot_levels(tree, 0, 1, derived) : snapshot_levels(tree, rank, nrank, derived);
   // &OUTPUT_PARAMS outformat: kosmo's HDF5 snapshot (restarts read it), RAMSES' binary files (yt,
   // osyris, pynbody), or both in the same output_NNNNN/.
   const std::string format = params.get_string("OUTPUT_PARAMS", "outformat");
   if (format == "ramses") {
-    io::write_ramses_snapshot(comm, ".", meta, levels, io::RamsesDirectoryMode::create_new);
+    io::write_ramses_snapshot(comm, ".", meta, levels, io::RamsesDirectoryMode::create_new, extras.particles);
     return;
   }
-  io::write_snapshot(comm, ".", meta, levels);
-  if (format == "both") io::write_ramses_snapshot(comm, ".", meta, levels, io::RamsesDirectoryMode::add_to_existing);
+  io::write_snapshot(comm, ".", meta, levels, extras.particles);
+  if (format == "both")
+    io::write_ramses_snapshot(comm, ".", meta, levels, io::RamsesDirectoryMode::add_to_existing, extras.particles);
 }
 
 }  // namespace kosmo::driver

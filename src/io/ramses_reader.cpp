@@ -10,8 +10,10 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "io/ramses_particles.hpp"
 #include "io/ramses_record_reader.hpp"
 #include "io/ramses_records.hpp"
+#include "io/snapshot_particles.hpp"
 #include "io/snapshot_writer.hpp"
 #include "parallel/collective_check.hpp"
 
@@ -326,6 +328,8 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
                   "RAMSES restart: '" << info.shown << "' has ncpu=" << s.ncpu << ", ndim=" << s.ndim);
     s.layout = read_layout(s.directory / "hydro_file_descriptor.txt", s.shown_dir + "/hydro_file_descriptor.txt");
   });
+  RamsesParticleLayout particle_layout;
+  run_collectively(comm, [&] { particle_layout = read_ramses_particle_layout(s.directory, s.shown_dir, output_number, s.ndim); });
 
   // Every rank reads its files (rank 0 always has file 1).
   std::vector<Header> headers;
@@ -334,7 +338,20 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
     for (int cpu = rank + 1; cpu <= s.ncpu; cpu += nrank) {
       Layout layout = s.layout;
       headers.push_back(read_cpu_files(s, cpu, levels, layout));
+      if (particle_layout.present)
+        append_particles(share.particles, read_ramses_particle_file(s.directory, s.shown_dir, output_number, cpu, s.ncpu,
+                                                                    s.ndim, particle_layout));
     }
+  });
+  // header_NNNNN.txt's count against what the part files held: each file is consistent on its own
+  // even when the files come from different outputs or one was replaced by hand.
+  long long local_particles = static_cast<long long>(share.particles.size()), all_particles = 0;
+  MPI_Allreduce(&local_particles, &all_particles, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  run_collectively(comm, [&] {
+    KOSMO_REQUIRE(particle_layout.header_total < 0 || particle_layout.header_total == all_particles,
+                  "RAMSES restart: '" << s.shown_dir << "/header_" << number5(output_number) << ".txt' counts "
+                                      << particle_layout.header_total << " particles but the part files hold "
+                                      << all_particles);
   });
 
   // File 1's header (rank 0 read it) is the reference every other file must match.

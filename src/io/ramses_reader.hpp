@@ -21,7 +21,11 @@ namespace kosmo::io {
 // restart from RAMSES files equals the HDF5 restart only to round-off (a few 1e-16 relative), not
 // bit for bit. share.meta takes ndim, levelmin, ncpu, aexp, the units and the ordering from the
 // info file, and levelmax, nx/ny/nz, boxlen, time and nstep_coarse from the AMR header (exact
-// float64 there; the info file prints only 16 digits). A missing cpu file, a truncated file
+// float64 there; the info file prints only 16 digits). Particles: when the output has
+// part_file_descriptor.txt (or part_NNNNN.out00001 or a header_NNNNN.txt counting particles), the same
+// rank also reads part_NNNNN.outCCCCC of each of its cpus into share.particles, and all files
+// together must hold header_NNNNN.txt's count (io/ramses_particles.hpp); an output with none of
+// these files has no particles. A missing cpu file (amr, hydro or part), a truncated file
 // (short read or record marker mismatch), or a header that contradicts the info file is a
 // kosmo::Error naming the file, raised on every rank. Collective over `comm`.
 RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directory, int output_number);

@@ -54,6 +54,9 @@ class FortranRecordReader {
     return values<T>(1, what)[0];
   }
 
+  // True once every byte has been read (a file must hold nothing after its last record).
+  bool at_end() { return position() >= size_; }
+
   // Skips the next record, checking its markers.
   void skip(const char* what) {
     const std::int32_t length = open_record(what);

@@ -1,5 +1,5 @@
 #pragma once
-// RAMSES binary outputs (amr_, hydro_NNNNN.outCCCCC, hydro_file_descriptor.txt, info_NNNNN.txt) that
+// RAMSES binary outputs (amr_, hydro_, part_NNNNN.outCCCCC, their descriptors, info_NNNNN.txt) that
 // yt, osyris and pynbody load unchanged. Layouts and reader traps: shared/reference/ramses-format.md;
 // what is written and the limits: docs/outputs.md, "RAMSES binary format".
 //
@@ -69,9 +69,13 @@ enum class RamsesDirectoryMode {
 // Collective over `comm` (ncpu = comm size; meta.ncpu must equal it). `directory` is the parent of
 // output_NNNNN/. Every rank passes the same meta and the octs it owns per level 1..meta.levelmax.
 // Writes info_NNNNN.txt (rank 0), hydro_file_descriptor.txt (rank 0) and amr_/hydro_NNNNN.outCCCCC
-// (rank r writes CCCCC = r + 1). On failure every rank throws the same kosmo::Error.
+// (rank r writes CCCCC = r + 1). When any rank passes `particles` (its own; nullptr elsewhere counts
+// as none), also part_NNNNN.outCCCCC on every rank, even empty, and part_file_descriptor.txt and
+// header_NNNNN.txt (rank 0; io/ramses_particles.hpp). On failure every rank throws the same
+// kosmo::Error.
 void write_ramses_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta,
                            const std::vector<SnapshotLevel>& levels,
-                           RamsesDirectoryMode mode = RamsesDirectoryMode::create_new);
+                           RamsesDirectoryMode mode = RamsesDirectoryMode::create_new,
+                           const SnapshotParticles* particles = nullptr);
 
 }  // namespace kosmo::io

@@ -9,8 +9,10 @@
 
 #include "core/error.hpp"
 #include "io/info_file.hpp"
+#include "io/ramses_particles.hpp"
 #include "io/ramses_records.hpp"
 #include "io/ramses_writer.hpp"
+#include "io/snapshot_particles.hpp"
 #include "io/snapshot_writer.hpp"
 #include "parallel/collective_check.hpp"
 
@@ -268,17 +270,26 @@ RamsesDomain assemble_ramses_domain(MPI_Comm comm, const SnapshotMeta& meta, con
 }
 
 void write_ramses_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta,
-                           const std::vector<SnapshotLevel>& levels, RamsesDirectoryMode mode) {
+                           const std::vector<SnapshotLevel>& levels, RamsesDirectoryMode mode,
+                           const SnapshotParticles* particles) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   double gamma = 1.4;
+  // Part files are written when any rank hands particles over (a rank passing nullptr then writes
+  // an empty file): RAMSES writes them exactly when the run has particles (pic), even if none.
+  const bool with_particles = parallel::any_rank(comm, particles != nullptr);
+  const SnapshotParticles none;
+  const SnapshotParticles& mine = particles != nullptr ? *particles : none;
   run_collectively(comm, [&] {
     KOSMO_REQUIRE(meta.output_number >= 0 && meta.output_number <= 99999 && meta.ndim >= 1 && meta.ndim <= 3 &&
                       meta.levelmax >= 1,
                   "RAMSES output: bad output_number, ndim or levelmax");
     gamma = ramses_gamma(meta);
+    check_snapshot_particles(mine, meta.ndim, "RAMSES output: particles");
   });
   const RamsesDomain domain = assemble_ramses_domain(comm, meta, levels);
+  if (with_particles) require_same_restart_names(comm, mine, "RAMSES output: particles");
+  const RamsesParticleTotals particle_totals = with_particles ? ramses_particle_totals(comm, mine) : RamsesParticleTotals{};
 
   const std::string name = output_directory_name(meta.output_number);
   const fs::path parent = directory.empty() ? fs::path(".") : fs::path(directory);
@@ -300,8 +311,13 @@ void write_ramses_snapshot(MPI_Comm comm, const std::string& directory, const Sn
   try {
     run_collectively(comm, [&] {
       write_ramses_domain_files(target, meta, domain, gamma);
+      if (with_particles) write_ramses_particle_file(target, meta, rank + 1, mine, particle_totals);
       if (rank != 0) return;
       write_ramses_hydro_descriptor(target, meta);
+      if (with_particles) {
+        write_ramses_particle_descriptor(target, meta, particle_totals);
+        write_ramses_particle_header(target, meta, particle_totals);
+      }
       write_ramses_info_file(target, meta, domain.ngridmax);
     });
   } catch (const Error&) {

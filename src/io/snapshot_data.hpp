@@ -1,6 +1,7 @@
 #pragma once
 // Plain description of one snapshot, filled by the driver from the mesh and handed to the writers.
 // The writers know nothing about OctTree; the mesh knows nothing about HDF5.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,6 +25,30 @@ struct SnapshotLevel {
   // The state a restart needs, bit for bit (the conservative variables, for hydro): one array per
   // SnapshotMeta::restart_fields entry, 2^ndim values per oct. Written under level_NN/restart/.
   std::vector<std::vector<double>> restart_fields;
+};
+
+// The particles one rank writes (or, in a RestartShare, the share it read): structure of arrays as
+// particles::ParticleSet, in plain vectors so that io/ does not depend on particles/. Only the first
+// ndim arrays of `position` and `velocity` are used (the others stay empty). Code units: positions
+// in [0, boxlen), velocities in code velocity, masses in code mass. Families are RAMSES' codes
+// (0 gas tracer, 1 dark matter, 2 star, 3 cloud/sink; negative: tracers), written as int8.
+//
+// `restart_fields`: further per-particle state a restart needs bit for bit that is not part of what
+// RAMSES or an analysis reads (the leapfrog's provisional half kick, for instance), named by the
+// driver, one float64 per particle each. Every rank must pass the same names in the same order.
+// Readers return the fields they find under those names; one a file lacks is simply absent.
+struct ParticleRestartField {
+  std::string name;
+  std::vector<double> values;
+};
+
+struct SnapshotParticles {
+  std::array<std::vector<double>, 3> position, velocity;
+  std::vector<double> mass;
+  std::vector<std::int64_t> id;
+  std::vector<std::int8_t> level, family;
+  std::vector<ParticleRestartField> restart_fields;
+  std::size_t size() const { return mass.size(); }
 };
 
 // One resolved parameter (see core/parameters.hpp).

@@ -2,6 +2,7 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 
@@ -127,6 +128,34 @@ class Hdf5SnapshotReader {
     });
   }
 
+  // Rows [first, first + count) of a 1-D dataset of `total` rows, read collectively.
+  void column_rows(hid_t parent, const std::string& where, const std::string& name, hid_t memory_type, hsize_t total,
+                   hsize_t first, hsize_t count, void* out) {
+    H5Handle d, file_space, memory_space;
+    run_collectively(comm_, [&] {
+      d = make(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose, "open " + where + "/" + name);
+      file_space = make(H5Dget_space(d.get()), H5Sclose, "get the dataspace of " + where + "/" + name);
+      hsize_t rows = 0;
+      KOSMO_REQUIRE(H5Sget_simple_extent_ndims(file_space.get()) == 1 && H5Sget_simple_extent_dims(file_space.get(), &rows, nullptr) == 1 &&
+                        rows == total,
+                    "restart: " << where << "/" << name << " in '" << path_ << "' is not a 1-D dataset of " << total
+                                << " rows (the group's count attribute)");
+      const hsize_t local = std::max<hsize_t>(count, 1);
+      memory_space = make(H5Screate_simple(1, &local, nullptr), H5Sclose, "create a memory space for " + where + "/" + name);
+      if (count == 0) {
+        check(H5Sselect_none(file_space.get()), "select nothing in " + where + "/" + name);
+        check(H5Sselect_none(memory_space.get()), "select nothing in " + where + "/" + name);
+      } else {
+        check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &first, nullptr, &count, nullptr), "select rows of " + where + "/" + name);
+      }
+    });
+    run_collectively(comm_, [&] {
+      unsigned char nothing[16] = {};
+      check(H5Dread(d.get(), memory_type, memory_space.get(), file_space.get(), transfer_.get(), count > 0 ? out : nothing),
+            "read " + where + "/" + name);
+    });
+  }
+
   hid_t root() const { return file_.get(); }
   H5Handle group(hid_t parent, const std::string& name) {
     H5Handle g;
@@ -144,6 +173,52 @@ class Hdf5SnapshotReader {
 };
 
 std::string level_group_name(int level) { return (level < 10 ? "level_0" : "level_") + std::to_string(level); }
+
+// This rank's share [n r / P, n (r + 1) / P) of /particles; nothing when the group is absent.
+SnapshotParticles read_particle_share(Hdf5SnapshotReader& file, const std::string& path, int ndim, int rank, int nrank,
+                                      MPI_Comm comm) {
+  SnapshotParticles particles;
+  if (!file.has(file.root(), "particles")) return particles;  // written before kosmo stored particles
+  const std::string where = "/particles";
+  H5Handle group = file.group(file.root(), "particles");
+  const long long count = file.attribute<long long>(group.get(), where, "count", H5T_NATIVE_LLONG);
+  run_collectively(comm, [&] { KOSMO_REQUIRE(count >= 0, "restart: " << where << " in '" << path << "' has count " << count); });
+  const auto total = static_cast<hsize_t>(count);
+  std::vector<std::string> restart_names;
+  if (file.has(group.get(), "restart_fields")) restart_names = file.string_column(group.get(), where, "restart_fields");
+  if (total == 0) {  // the writer allocates no storage for empty datasets: nothing to read
+    for (const std::string& name : restart_names) particles.restart_fields.push_back({name, {}});
+    return particles;
+  }
+  const hsize_t first = total * static_cast<hsize_t>(rank) / static_cast<hsize_t>(nrank);
+  const hsize_t n = total * static_cast<hsize_t>(rank + 1) / static_cast<hsize_t>(nrank) - first;
+  const char* axes[3] = {"x", "y", "z"};
+  for (int d = 0; d < ndim; ++d) {
+    auto& position = particles.position[static_cast<std::size_t>(d)];
+    auto& velocity = particles.velocity[static_cast<std::size_t>(d)];
+    position.resize(n);
+    velocity.resize(n);
+    file.column_rows(group.get(), where, std::string("position_") + axes[d], H5T_NATIVE_DOUBLE, total, first, n, position.data());
+    file.column_rows(group.get(), where, std::string("velocity_") + axes[d], H5T_NATIVE_DOUBLE, total, first, n, velocity.data());
+  }
+  particles.mass.resize(n);
+  particles.id.resize(n);
+  particles.level.resize(n);
+  particles.family.resize(n);
+  file.column_rows(group.get(), where, "mass", H5T_NATIVE_DOUBLE, total, first, n, particles.mass.data());
+  file.column_rows(group.get(), where, "identity", H5T_NATIVE_INT64, total, first, n, particles.id.data());
+  file.column_rows(group.get(), where, "level", H5T_NATIVE_INT8, total, first, n, particles.level.data());
+  file.column_rows(group.get(), where, "family", H5T_NATIVE_INT8, total, first, n, particles.family.data());
+  if (!restart_names.empty()) {
+    H5Handle restart = file.group(group.get(), "restart");
+    for (const std::string& name : restart_names) {
+      ParticleRestartField field{name, std::vector<double>(n)};
+      file.column_rows(restart.get(), where + "/restart", name, H5T_NATIVE_DOUBLE, total, first, n, field.values.data());
+      particles.restart_fields.push_back(std::move(field));
+    }
+  }
+  return particles;
+}
 
 }  // namespace
 
@@ -216,6 +291,7 @@ RestartShare read_restart_share(MPI_Comm comm, const std::string& directory, int
     }
     share.levels.push_back(std::move(level));
   }
+  share.particles = read_particle_share(file, path, meta.ndim, rank, nrank, comm);
   return share;
 }
 

@@ -19,6 +19,7 @@
 #include "core/error.hpp"
 #include "io/hdf5_handle.hpp"
 #include "io/info_file.hpp"
+#include "io/snapshot_particles.hpp"
 #include "parallel/collective_check.hpp"
 
 namespace kosmo::io {
@@ -363,9 +364,51 @@ void move_into_place(const fs::path& temporary, const fs::path& final_path, cons
   sync_path(final_path.parent_path().empty() ? fs::path(".") : final_path.parent_path(), false);
 }
 
+// Where this rank's particles go in /particles: rows [offset, offset + local) of total.
+struct ParticleRows {
+  long long local = 0, offset = 0, total = 0;
+};
+
+// /particles: one 1-D dataset per attribute, every rank's particles concatenated in rank order
+// (docs/outputs.md). Present in every snapshot, with zero rows when the run has none, so that a
+// reader can tell "no particles" from "written before kosmo had particles" (no group).
+void write_particles(Hdf5SnapshotFile& file, const SnapshotMeta& meta, const SnapshotParticles& particles,
+                     const ParticleRows& rows) {
+  const std::string where = "/particles";
+  H5Handle group = file.create_group(file.root(), "particles", where);
+  file.attribute(group.get(), where, "count", rows.total);
+  const std::vector<hsize_t> dims = {static_cast<hsize_t>(rows.total)};
+  const auto local = static_cast<hsize_t>(rows.local), offset = static_cast<hsize_t>(rows.offset);
+  const char* axes[3] = {"x", "y", "z"};
+  for (int d = 0; d < meta.ndim; ++d)
+    file.dataset(group.get(), where, std::string("position_") + axes[d], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, dims, local,
+                 offset, particles.position[static_cast<std::size_t>(d)].data());
+  for (int d = 0; d < meta.ndim; ++d)
+    file.dataset(group.get(), where, std::string("velocity_") + axes[d], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, dims, local,
+                 offset, particles.velocity[static_cast<std::size_t>(d)].data());
+  file.dataset(group.get(), where, "mass", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, dims, local, offset, particles.mass.data());
+  file.dataset(group.get(), where, "identity", H5T_STD_I64LE, H5T_NATIVE_INT64, dims, local, offset, particles.id.data());
+  // int32 on disk, as RAMSES' levelp and the Python reader's dtype; HDF5 widens the int8 values.
+  file.dataset(group.get(), where, "level", H5T_STD_I32LE, H5T_NATIVE_INT8, dims, local, offset, particles.level.data());
+  file.dataset(group.get(), where, "family", H5T_STD_I8LE, H5T_NATIVE_INT8, dims, local, offset, particles.family.data());
+  // The driver's restart-only state, listed by name like /restart_fields (the same on every rank).
+  std::vector<std::string> names;
+  for (const auto& field : particles.restart_fields) names.push_back(field.name);
+  file.string_column(group.get(), where, "restart_fields", names);
+  if (!names.empty()) {
+    H5Handle restart = file.create_group(group.get(), "restart", where + "/restart");
+    for (const auto& field : particles.restart_fields)
+      file.dataset(restart.get(), where + "/restart", field.name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, dims, local, offset,
+                   field.values.data());
+    file.close_group(restart, where + "/restart");
+  }
+  file.close_group(group, where);
+}
+
 void write_hdf5(MPI_Comm comm, const std::string& path, const SnapshotMeta& meta,
                 const std::vector<SnapshotLevel>& levels, const std::vector<long long>& totals,
-                const std::vector<long long>& offsets) {
+                const std::vector<long long>& offsets, const SnapshotParticles& particles,
+                const ParticleRows& particle_rows) {
   Hdf5SnapshotFile file(comm, path);
   file.create();
   const hid_t root = file.root();
@@ -478,6 +521,7 @@ void write_hdf5(MPI_Comm comm, const std::string& path, const SnapshotMeta& meta
     }
     file.close_group(group, where);
   }
+  write_particles(file, meta, particles, particle_rows);
   file.close();
 }
 
@@ -486,7 +530,9 @@ void write_hdf5(MPI_Comm comm, const std::string& path, const SnapshotMeta& meta
 std::string output_directory_name(int output_number) { return "output_" + number5(output_number); }
 
 void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta,
-                    const std::vector<SnapshotLevel>& levels) {
+                    const std::vector<SnapshotLevel>& levels, const SnapshotParticles* particles) {
+  const SnapshotParticles none;
+  const SnapshotParticles& my_particles = particles != nullptr ? *particles : none;
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   SilenceHdf5Errors silence;
@@ -497,6 +543,7 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
     try {
       validate_meta(meta);
       validate_levels(meta, levels);
+      check_snapshot_particles(my_particles, meta.ndim, "snapshot: particles");
     } catch (const std::exception& caught) {
       error = caught.what();
     }
@@ -506,6 +553,7 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
     MPI_Allreduce(&mine, &highest, 1, MPI_UINT64_T, MPI_MAX, comm);
     if (error.empty() && lowest != highest) error = "snapshot: the SnapshotMeta differs between ranks";
     require_on_all_ranks(comm, error.empty(), error);
+    require_same_restart_names(comm, my_particles, "snapshot: particles");
   }
 
   // 2. Where each rank's octs go: rank order, offsets by exclusive prefix sum.
@@ -518,6 +566,11 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
   if (rank == 0) std::fill(offsets.begin(), offsets.end(), 0LL);  // MPI_Exscan leaves rank 0 undefined
   long long total_octs = 0;
   for (long long count : totals) total_octs += count;
+  ParticleRows particle_rows;
+  particle_rows.local = static_cast<long long>(my_particles.size());
+  MPI_Allreduce(&particle_rows.local, &particle_rows.total, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  MPI_Exscan(&particle_rows.local, &particle_rows.offset, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  if (rank == 0) particle_rows.offset = 0;
 
   // 3. Everything is written into output_NNNNN.tmp/ first.
   const std::string name = output_directory_name(meta.output_number);
@@ -536,7 +589,7 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
 
   const fs::path h5_path = temporary / ("kosmo_" + number5(meta.output_number) + ".h5");
   try {
-    write_hdf5(comm, h5_path.string(), meta, levels, totals, offsets);
+    write_hdf5(comm, h5_path.string(), meta, levels, totals, offsets, my_particles, particle_rows);
     // 4. The info file, then everything synced; the agreement doubles as the barrier after
     //    which every rank has closed the HDF5 file.
     run_collectively(comm, [&] {

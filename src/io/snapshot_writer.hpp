@@ -16,10 +16,12 @@ inline constexpr int kSnapshotFormatVersion = 1;
 
 // Collective over `comm`: every rank passes the same meta and its own octs of every level
 // 1..meta.levelmax (levels[l-1].level == l); the file holds all ranks' lists concatenated in rank
-// order. `directory` is the parent of output_NNNNN/ ("." = current directory). On failure every
-// rank throws the same kosmo::Error and an existing output_NNNNN/ is left untouched.
+// order. `particles` are this rank's particles (nullptr: none); the group /particles holds all
+// ranks' particles in rank order and is written, possibly empty, in every snapshot. `directory` is
+// the parent of output_NNNNN/ ("." = current directory). On failure every rank throws the same
+// kosmo::Error and an existing output_NNNNN/ is left untouched.
 void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta,
-                    const std::vector<SnapshotLevel>& levels);
+                    const std::vector<SnapshotLevel>& levels, const SnapshotParticles* particles = nullptr);
 
 // "output_00042" for 42.
 std::string output_directory_name(int output_number);
