@@ -91,13 +91,18 @@ PARTICLE_ARRAYS: dict[str, Any] = {
 }
 
 
+#: Where each array is stored under ``/particles`` (``None``: an axis the run does not have).
+_PARTICLE_DATASETS = {"mass": "mass", "id": "identity", "level": "level", "family": "family"}
+
+
 class Particles(_Columns):
     """Particles as named numpy arrays: ``x y z vx vy vz mass id level family``.
 
-    kosmo has no particle module yet, so snapshots hold no particles and every array has length
-    0 (with its final dtype). The container exists now so that analysis scripts can be written
-    against it (``len(ds.particles.x)``, ``ds.particles.mass.sum()``); it fills when the
-    particle module lands and the snapshot grows a particle group."""
+    Read from the snapshot's ``/particles`` group (all ranks' particles, in the order of the ranks
+    that wrote them: no spatial order). Positions and velocities along axes a 1-D or 2-D run lacks
+    are filled in as for cells: positions at the box centre, velocities 0. ``family`` holds RAMSES'
+    codes (0 gas tracer, 1 dark matter, 2 star, 3 sink cloud). A snapshot without particles, or one
+    written before kosmo stored them, gives length-0 arrays with the same dtypes."""
 
     _what = "particle array"
 
@@ -107,7 +112,7 @@ class Particles(_Columns):
 
     @property
     def nparticles(self) -> int:
-        """Number of particles (0 until kosmo has particles)."""
+        """Number of particles."""
         return self._rows()
 
     def __repr__(self) -> str:
@@ -271,7 +276,7 @@ class Dataset:
         self.region = None if region is None else self._check_region(region)
         self._cells: Cells | None = None
         self._leaves: list[_LevelLeaves] = []
-        self._particles = Particles.empty()
+        self._particles: Particles | None = None
 
     def _open(self) -> h5py.File:
         if not isinstance(self._source, pathlib.Path):
@@ -317,9 +322,49 @@ class Dataset:
 
     @property
     def particles(self) -> Particles:
-        """Particles ``x y z vx vy vz mass id level family``: empty (length-0 arrays) until kosmo
-        has a particle module; snapshots do not store particles yet."""
+        """Particles ``x y z vx vy vz mass id level family`` (see :class:`Particles`), read on
+        first use. With ``region`` (see :func:`load`) only the particles inside it; ``levels``
+        does not select particles."""
+        if self._particles is None:
+            self._particles = self._read_particles()
         return self._particles
+
+    def _read_particles(self) -> Particles:
+        with self._open() as f:
+            if "particles" not in f:  # written before kosmo stored particles
+                return Particles.empty()
+            group = f["particles"]
+            count = int(group.attrs["count"])
+            arrays: dict[str, np.ndarray] = {}
+            centre = 0.5 * self.box_size
+            for axis, name in enumerate(_COORDINATES):
+                if axis < self.ndim:
+                    arrays[name] = _read_column(group, f"position_{name}", count, np.float64)
+                    arrays[f"v{name}"] = _read_column(group, f"velocity_{name}", count, np.float64)
+                else:
+                    arrays[name] = np.full(count, centre[axis])
+                    arrays[f"v{name}"] = np.zeros(count)
+            for name, dataset in _PARTICLE_DATASETS.items():
+                arrays[name] = _read_column(group, dataset, count, PARTICLE_ARRAYS[name])
+        arrays = {name: arrays[name] for name in PARTICLE_ARRAYS}  # the documented order
+        if self.region is not None:
+            inside = self._contains(np.stack([arrays[name] for name in _COORDINATES[: self.ndim]], axis=1))
+            arrays = {name: values[inside] for name, values in arrays.items()}
+        return Particles(arrays)
+
+    def _contains(self, points: np.ndarray) -> np.ndarray:
+        """Which points (rows, one column per dimension) lie in the region, faces included;
+        along axes the run lacks, as for cells, when the region reaches into the box."""
+        assert self.region is not None
+        inside = np.ones(len(points), dtype=bool)
+        for axis in range(self.ndim):
+            x0, x1 = self.region[axis]
+            inside &= (points[:, axis] >= x0) & (points[:, axis] <= x1)
+        box = self.box_size
+        for axis in range(self.ndim, 3):
+            x0, x1 = self.region[axis]
+            inside &= (x0 <= box[axis]) & (x1 >= 0.0)
+        return inside
 
     def _intersects(self, low: np.ndarray, size: float) -> np.ndarray:
         """Which boxes [low, low + size) (rows of ``low``, one column per dimension) meet the
@@ -436,6 +481,14 @@ def _resolve(path: str | pathlib.Path) -> pathlib.Path:
     return path
 
 
+def _read_column(group: h5py.Group, name: str, count: int, dtype: Any) -> np.ndarray:
+    """A whole 1-D particle dataset as ``dtype``, checked against the group's ``count``."""
+    values = np.asarray(group[name][()], dtype=dtype).reshape(-1)
+    if len(values) != count:
+        raise ValueError(f"/particles/{name} holds {len(values)} values, the group's count is {count}")
+    return values
+
+
 def _read_rows(dataset: h5py.Dataset, rows: np.ndarray | None, nrow: int) -> np.ndarray:
     """Rows ``rows`` (sorted, unique; None for all) of a 2-D dataset, reading only those rows.
 
@@ -472,7 +525,11 @@ def load(path: str | pathlib.Path | BinaryIO, levels: int | None = None, region:
       level, ``oct_coordinates`` is read whole, then only the rows of ``son_flags`` and of the
       fields for octs meeting the region. 1-D and 2-D runs may give ndim pairs.
 
-    Both may be combined. Cells come in the order of a full load (a subsequence of it)."""
+    Both may be combined. Cells come in the order of a full load (a subsequence of it).
+
+    Particles (``ds.particles``): ``region`` keeps the particles whose position lies in it, faces
+    included (the particle datasets are read whole, then masked; they are small next to the
+    mesh); ``levels`` does not select particles."""
     if hasattr(path, "read"):
         return Dataset(path, levels=levels, region=region)  # type: ignore[arg-type]
     return Dataset(_resolve(path), levels=levels, region=region)
