@@ -77,6 +77,12 @@ std::vector<ParameterSpec> build_schema() {
                  "kosmo: what to set up. 'regions' (RAMSES' behaviour): the gas from the &INIT_PARAMS regions, "
                  "needs hydro=.true.; 'refined_sphere': kosmo's mesh-only demo, no hydro"),
       logical_key("RUN_PARAMS", "hydro", false, "solve the hydrodynamics (&HYDRO_PARAMS)"),
+      logical_key("RUN_PARAMS", "pic", false,
+                  "collisionless particles (dark matter): cloud-in-cell deposit into the Poisson source and "
+                  "kick-drift-kick on their level; needs poisson=.true."),
+      logical_key("RUN_PARAMS", "cosmo", false,
+                  "cosmological run: super-comoving units and time (RAMSES), initial conditions from "
+                  "&INIT_PARAMS filetype='grafic' or 'gaussian', outputs at aout; ndim=3, periodic, boxlen=1"),
       logical_key("RUN_PARAMS", "poisson", false,
                   "gravity (&POISSON_PARAMS): self-gravity of the gas solved level by level, or the analytic field of "
                   "gravity_type > 0; needs hydro=.true."),
@@ -165,6 +171,34 @@ std::vector<ParameterSpec> build_schema() {
                      "per region: z velocity ('square'); velocity added ('point')"),
       real_array_key("INIT_PARAMS", "p_region", kMaxRegion, 0.0, at_least(0),
                      "per region: pressure ('square'); (gamma - 1) times the thermal energy added ('point')"),
+
+      // &INIT_PARAMS: particle and cosmological initial conditions (RAMSES init_part / init_file)
+      string_key("INIT_PARAMS", "filetype", "ascii", {"ascii", "grafic", "gaussian"},
+                 "particle initial conditions: 'ascii' reads initfile(1)/ic_part (one particle per line: ndim "
+                 "positions, ndim velocities, mass, code units; RAMSES); 'grafic' the single-level grafic files "
+                 "of initfile(1) (cosmo); 'gaussian' kosmo's Gaussian random field with Zel'dovich displacements "
+                 "(cosmo, the keys below)"),
+      string_array_key("INIT_PARAMS", "initfile", kMaxLevel, "", {},
+                       "per level: directory of the initial-condition files (kosmo reads initfile(1) only)"),
+      real_key("INIT_PARAMS", "aexp_ini", 10.0, above(0),
+               "starting expansion factor; RAMSES' default 10 means: that of the grafic header (filetype='grafic') "
+               "or 1/51 (filetype='gaussian')"),
+      real_key("INIT_PARAMS", "omega_b", 0.045, at_least(0),
+               "kosmo: baryon density parameter (the grafic header has none; the gas carries omega_b/omega_m of "
+               "the mass)"),
+      real_key("INIT_PARAMS", "omega_m", 0.3, above(0), "kosmo, filetype='gaussian': matter density parameter"),
+      real_key("INIT_PARAMS", "omega_l", 0.7, at_least(0), "kosmo, filetype='gaussian': cosmological constant"),
+      real_key("INIT_PARAMS", "h0", 70.0, above(0), "kosmo, filetype='gaussian': Hubble constant in km/s/Mpc"),
+      real_key("INIT_PARAMS", "boxlen_ini", 100.0, above(0),
+               "kosmo, filetype='gaussian': comoving box size in Mpc/h (RAMSES' boxlen_ini)"),
+      real_key("INIT_PARAMS", "sigma8", 0.8, above(0),
+               "kosmo, filetype='gaussian': rms linear overdensity in 8 Mpc/h spheres today"),
+      real_key("INIT_PARAMS", "n_s", 0.96, any_value(), "kosmo, filetype='gaussian': primordial spectral index"),
+      integer_key("INIT_PARAMS", "ic_lattice", 0, at_least(0),
+                  "kosmo, filetype='gaussian': particles per axis of the initial lattice; 0 = one per levelmin cell "
+                  "(RAMSES); levelmin cells / 2 gives a PM mesh twice as fine as the particle grid"),
+      integer_key("INIT_PARAMS", "seed", 1, at_least(0),
+                  "kosmo, filetype='gaussian': seed of the random phases (each mode seeded from its wave vector)"),
 
       // &HYDRO_PARAMS (hydro/hydro_parameters.f90)
       real_key("HYDRO_PARAMS", "gamma", 1.4, above(1), "adiabatic index of the ideal gas"),
@@ -307,9 +341,7 @@ std::vector<UnimplementedParameter> keys_of(const std::string& block, std::initi
 std::vector<UnimplementedParameter> build_unimplemented() {
   std::vector<UnimplementedParameter> all;
   auto add = [&all](std::vector<UnimplementedParameter> more) { all.insert(all.end(), more.begin(), more.end()); };
-  add(keys_of("RUN_PARAMS", {"pic",
-                             "cosmo",
-                             "sink",
+  add(keys_of("RUN_PARAMS", {"sink",
                              "rt",
                              "dump_pk",
                              "gpu_hydro",
@@ -322,7 +354,7 @@ std::vector<UnimplementedParameter> build_unimplemented() {
                              "debug"}));
   add(keys_of("AMR_PARAMS",
               {"npartmax", "nsinkmax", "mem_weight_part", "mem_weight_sink"}));
-  add(keys_of("INIT_PARAMS", {"filetype", "initfile", "aexp_ini", "var_region", "multiple", "condinit_kind"}));
+  add(keys_of("INIT_PARAMS", {"var_region", "multiple", "condinit_kind"}));
   add(keys_of("HYDRO_PARAMS", {"riemann2d", "pressure_fix", "beta_fix", "difmag", "strict_equilibrium"}));
   add(keys_of("REFINE_PARAMS", {"jeans_refine", "q_refine_holdback", "ivar_refine", "var_cut_refine",
                                 "mass_cut_refine"}));

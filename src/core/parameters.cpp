@@ -323,10 +323,11 @@ void ParameterSet::validate() const {
                               << "hydro=.true. cannot run with problem='refined_sphere', kosmo's mesh-only demo: set "
                                  "problem='regions' to set the gas up from &INIT_PARAMS, or hydro=.false.");
   else
-    KOSMO_REQUIRE(hydro, at("RUN_PARAMS", set_by_user("RUN_PARAMS", "problem") ? "problem" : "hydro")
-                             << "nothing to run: set hydro=.true. in &RUN_PARAMS (problem='" << problem
-                             << "' sets the gas up from &INIT_PARAMS), or problem='refined_sphere' for the "
-                                "mesh-only demo");
+    KOSMO_REQUIRE(hydro || get_bool("RUN_PARAMS", "pic"),
+                  at("RUN_PARAMS", set_by_user("RUN_PARAMS", "problem") ? "problem" : "hydro")
+                      << "nothing to run: set hydro=.true. (problem='" << problem
+                      << "' sets the gas up from &INIT_PARAMS) or pic=.true. (particles) in &RUN_PARAMS, or "
+                         "problem='refined_sphere' for the mesh-only demo");
 }
 
 std::string ParameterSet::location(const Entry& entry) const {
@@ -378,6 +379,13 @@ std::vector<long long> ParameterSet::get_int_array(std::string_view block, std::
   std::vector<long long> out;
   for (const ParameterValue& v : entry(block, name, ParameterType::Integer, true, "get_int_array").values)
     out.push_back(std::get<long long>(v));
+  return out;
+}
+
+std::vector<std::string> ParameterSet::get_string_array(std::string_view block, std::string_view name) const {
+  std::vector<std::string> out;
+  for (const ParameterValue& v : entry(block, name, ParameterType::String, true, "get_string_array").values)
+    out.push_back(std::get<std::string>(v));
   return out;
 }
 

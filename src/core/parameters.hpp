@@ -35,6 +35,7 @@ class ParameterSet {
   std::string get_string(std::string_view block, std::string_view name) const;
   std::vector<long long> get_int_array(std::string_view block, std::string_view name) const;  // full length
   std::vector<double> get_real_array(std::string_view block, std::string_view name) const;
+  std::vector<std::string> get_string_array(std::string_view block, std::string_view name) const;  // full length
 
   // True when the namelist file set the key (any element of an array) and no override replaced it.
   bool from_file(std::string_view block, std::string_view name) const;

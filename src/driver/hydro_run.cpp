@@ -7,6 +7,8 @@
 #include <ostream>
 
 #include "core/output_schedule.hpp"
+#include "driver/particle_snapshot.hpp"
+#include "driver/simulation_start.hpp"
 #include "driver/hydro_simulation.hpp"
 #include "driver/job_control.hpp"
 #include "driver/mesh_report.hpp"
@@ -33,6 +35,8 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   MPI_Comm_rank(comm, &rank);
   HydroSimulation<D> sim(params, comm);
   const auto nrestart = static_cast<int>(params.get_int("RUN_PARAMS", "nrestart"));
+  prepare_start(sim, params, nrestart > 0);
+  const CosmologicalModel* cosmology = sim.cosmology();
   if (nrestart > 0) {
     // &OUTPUT_PARAMS informat: kosmo's HDF5 snapshot (bit for bit) or RAMSES' binary files.
     const bool ramses = params.get_string("OUTPUT_PARAMS", "informat") == "ramses";
@@ -45,24 +49,53 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   if (rank == 0) log << " Initial mesh\n" << levels << memory_summary(sim.tree()) << std::flush;
 
   const auto noutput = static_cast<std::size_t>(params.get_int("OUTPUT_PARAMS", "noutput"));
-  auto tout = params.get_real_array("OUTPUT_PARAMS", "tout");
+  auto tout = params.get_real_array("OUTPUT_PARAMS", cosmology ? "aout" : "tout");
   tout.resize(std::min(noutput, tout.size()));
-  const double tend_parameter = params.get_real("OUTPUT_PARAMS", "tend");
+  double tend_parameter = params.get_real("OUTPUT_PARAMS", cosmology ? "aend" : "tend");
+  if (cosmology) {
+    // RAMSES: outputs at expansion factors aout, converted to the code time tau.
+    for (double& t : tout) t = cosmology->time_at(t);
+    if (tend_parameter > 0.0) tend_parameter = cosmology->time_at(tend_parameter);
+  }
   core::OutputSchedule schedule(core::OutputScheduleSettings{.tout = tout,
                                                              .foutput = params.get_int("OUTPUT_PARAMS", "foutput"),
                                                              .delta_tout = params.get_real("OUTPUT_PARAMS", "delta_tout"),
                                                              .tend = tend_parameter});
   // RAMSES stops at tend, or at the last output time when tend is not given.
-  const double tend = tend_parameter > 0.0 ? tend_parameter : (schedule.times().empty() ? 0.0 : schedule.times().back());
+  const double tend = cosmology ? (tend_parameter != 0.0 ? tend_parameter : (schedule.times().empty() ? sim.time() : schedule.times().back()))
+                                : (tend_parameter > 0.0 ? tend_parameter : (schedule.times().empty() ? 0.0 : schedule.times().back()));
   const long long nstepmax = params.get_int("RUN_PARAMS", "nstepmax");
-  if (rank == 0 && !(tend > 0.0))
+  if (rank == 0 && !cosmology && !(tend > 0.0))
     log << " Nothing to advance: the run ends at t = 0 (tend and the last of tout(1:noutput) are 0,\n"
            "   as RAMSES' defaults are); set tout or tend in &OUTPUT_PARAMS\n";
   int output_number = nrestart > 0 ? nrestart + 1 : 1;
   auto write_output = [&]() {
     const auto start = Clock::now();
+    SnapshotExtras extras;
+    io::SnapshotParticles particles;
+    if (sim.particles()) {
+      particles = snapshot_particles(sim.particles()->set());
+      extras.particles = &particles;
+    }
+    if (cosmology) {
+      // RAMSES' cosmological info file: aexp, H0, omegas and the super-comoving units at this aexp.
+      extras.complete_meta = [cosmology, &sim](io::SnapshotMeta& meta) {
+        const double a = cosmology->aexp_at(sim.time());
+        const auto& c = cosmology->parameters();
+        meta.cosmological = true;
+        meta.aexp = a;
+        meta.h0 = c.h0;
+        meta.omega_m = c.omega_m;
+        meta.omega_l = c.omega_l;
+        meta.omega_k = c.omega_k;
+        meta.omega_b = c.omega_b;
+        meta.unit_l = cosmology->unit_length(a);
+        meta.unit_d = cosmology->unit_density(a);
+        meta.unit_t = cosmology->unit_time(a);
+      };
+    }
     write_mesh_snapshot(comm, sim.tree(), params, output_number, sim.time(), sim.step(), sim.outputs(), sim.mesh().ordering_name(),
-                        sim.mesh().ksection_walls(), sim.mesh().hilbert_bounds());
+                        sim.mesh().ksection_walls(), sim.mesh().hilbert_bounds(), extras);
     schedule.record(sim.time());
     if (rank == 0) log << " Output written: " << io::output_directory_name(output_number) << " at t=" << sim.time() << "\n" << std::flush;
     ++output_number;
@@ -79,7 +112,9 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   const int energy = D + 1;
   // With gravity the conserved energy includes the potential energy (RAMSES econs).
   const double initial_energy = initial[static_cast<std::size_t>(energy)] + sim.potential_energy();
-  while (sim.time() < tend * (1.0 - 1e-12) && sim.step() < nstepmax) {
+  // tau < 0 before today in cosmological runs: compare with a tolerance on the step, not on tend.
+  const double end_tolerance = 1e-12 * std::max(std::fabs(tend), std::fabs(sim.time()));
+  while (sim.time() < tend - end_tolerance && sim.step() < nstepmax) {
     auto start = Clock::now();
     double dt = sim.courant_time_step();
     sim.timers().add("courant time step", start);
@@ -89,6 +124,7 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
     const parallel::MemoryRange memory = parallel::resident_memory_range(comm);  // collective
     const std::vector<double> now = sim.totals();                                // collective
     const double potential = sim.potential_energy();                             // collective
+    const long long particle_count = sim.particles() ? sim.particles()->count() : 0;  // collective
     const std::vector<std::string> tuning = sim.mesh().drain_tuning_log();        // identical on every rank
     std::vector<long long> octs(static_cast<std::size_t>(sim.tree().levelmax()) + 1, 0);
     for (int l = 1; l <= sim.tree().levelmax(); ++l) octs[static_cast<std::size_t>(l)] = static_cast<long long>(sim.tree().octs_at_level(l).size());
@@ -99,6 +135,15 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
       std::snprintf(line, sizeof line, " Main step=%7lld t=%12.5e dt=%10.3e mcons=%10.2e econs=%10.2e", sim.step(), sim.time(), dt,
                     relative_change(now[0], initial[0]), relative_change(now[static_cast<std::size_t>(energy)] + potential, initial_energy));
       log << line;
+      if (cosmology) {
+        const double a = cosmology->aexp_at(sim.time());
+        std::snprintf(line, sizeof line, " a=%10.4e z=%8.3f", a, 1.0 / a - 1.0);
+        log << line;
+      }
+      if (sim.particles()) {
+        std::snprintf(line, sizeof line, " npart=%lld", particle_count);
+        log << line;
+      }
       if (sim.gravity()) {
         std::snprintf(line, sizeof line, " epot=%11.4e", potential);
         log << line;

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "driver/particle_snapshot.hpp"
 #include "driver/problem_setup.hpp"
 #include "hydro/boundary_conditions.hpp"
 #include "hydro/equation_of_state.hpp"
@@ -58,9 +59,11 @@ HydroSimulation<D>::HydroSimulation(const core::ParameterSet& params, MPI_Comm c
       mesh_(comm, params.get_string("RUN_PARAMS", "exchange_method"), params.get_string("RUN_PARAMS", "ordering")),
       tree_(hydro_geometry<D>(params)),
       hydro_(tree_, solver_settings<D>(params)),
+      gas_(params.get_bool("RUN_PARAMS", "hydro")),
       gravity_(params.get_bool("RUN_PARAMS", "poisson")
                    ? std::make_unique<LevelGravity<D>>(params, tree_, mesh_, hydro_, levelmin_of(params), timers_)
                    : nullptr),
+      particles_(params.get_bool("RUN_PARAMS", "pic") ? std::make_unique<LevelParticles<D>>(params, tree_, mesh_, timers_) : nullptr),
       refinement_(refinement_settings(params)),
       regions_(refine_regions(params)),
       init_regions_(hydro::init_regions(params)) {
@@ -78,6 +81,27 @@ HydroSimulation<D>::HydroSimulation(const core::ParameterSet& params, MPI_Comm c
   level_seconds_.assign(static_cast<std::size_t>(tree_.levelmax()) + 1, 0.0);
   level_cells_.assign(static_cast<std::size_t>(tree_.levelmax()) + 1, 0.0);
   if (mesh_.distributed()) mesh_.classify_coarse_grid(tree_);
+  if (gravity_) {
+    gravity_->set_gas(gas_);
+    gravity_->set_particles(particles_.get());
+  }
+  if (particles_) {
+    core::FieldInfo mass = core::scalar_field("particle_mass");
+    mass.in_snapshots = false;
+    mass.in_restarts = false;
+    particle_mass_field_ = tree_.add_field(mass);
+  }
+}
+
+template <int D>
+void HydroSimulation<D>::set_cosmology(std::shared_ptr<const CosmologicalModel> model) {
+  cosmology_ = std::move(model);
+}
+
+template <int D>
+void HydroSimulation<D>::set_initial_particles(particles::ParticleSet<D> particles) {
+  KOSMO_REQUIRE(particles_, params_.source() << ": &RUN_PARAMS: initial particles need pic=.true.");
+  particles_->set() = std::move(particles);
 }
 
 template <int D>
@@ -114,6 +138,14 @@ void HydroSimulation<D>::flag_cells(const Tree& tree, int level, std::vector<std
   const auto& s = hydro_.settings().scheme;
   const double m_refine = m_refine_[static_cast<std::size_t>(level - 1)];
   if (!gradients_.any() && m_refine <= -1.0) return;
+  // The mass criterion counts the particles in the cell with the gas (RAMSES uses the Poisson
+  // source density, gas plus particles).
+  const double* particle_mass = nullptr;
+  if (particles_ && m_refine > -1.0) {
+    particles_->cell_masses(level, particle_mass_field_);
+    particle_mass = tree_.field(particle_mass_field_);
+  }
+  const bool gas = gas_;
   const core::RefineRegion& region = regions_[static_cast<std::size_t>(level - 1)];
   const auto& stencil = hydro_.stencils().get(tree, level);
   const double dx = tree.cell_size(level);
@@ -131,8 +163,11 @@ void HydroSimulation<D>::flag_cells(const Tree& tree, int level, std::vector<std
     for (std::size_t i = 0; i < stencil.size(); ++i)
       for (int c = 0; c < Tree::cells_per_oct; ++c) {
         const core::CellIndex cell = Tree::cell_index(stencil.oct(i), c);
-        bool refine = hydro::mass_refine(u[0][cell], dx, m_refine, mass_sph_);
-        if (gradients_.any() && !refine) {
+        double volume = 1.0;
+        for (int d = 0; d < D; ++d) volume *= dx;
+        const double density = (gas ? u[0][cell] : 0.0) + (particle_mass ? particle_mass[cell] / volume : 0.0);
+        bool refine = hydro::mass_refine(density, dx, m_refine, mass_sph_);
+        if (gas && gradients_.any() && !refine) {
           const auto mid = primitive(cell);
           for (int d = 0; d < D && !refine; ++d) {
             const core::CellIndex left = stencil.face_neighbour(i, c, d, -1);
@@ -175,6 +210,7 @@ void HydroSimulation<D>::regrid(int min_level) {
   const auto start = Clock::now();
   const double before = timers_.seconds("refine - redistribute octs");
   regrid_and_redistribute(min_level);
+  if (particles_) particles_->locate();
   // "refine" is the regrid itself; the redistribution has its own line.
   timers_.add_seconds("refine", std::chrono::duration<double>(Clock::now() - start).count() -
                                     (timers_.seconds("refine - redistribute octs") - before));
@@ -185,15 +221,18 @@ void HydroSimulation<D>::initialise() {
   const auto start = Clock::now();
   // RAMSES init_refine: refine, then set the analytic state on every cell, until nothing changes.
   set_initial_state(tree_);
+  if (particles_) particles_->keep_owned();
   for (int pass = 0; pass < 2 * tree_.levelmax() + 2; ++pass) {
     const core::RegridCounts counts = regrid_and_redistribute(1);
     set_initial_state(tree_);
+    if (particles_) particles_->locate();
     if (!counts.changed()) break;
   }
   if (mesh_.distributed()) {
     balance_load();
   } else {
     tree_.compact();
+    if (particles_) particles_->locate();
   }
   timers_.add("initial conditions", start);
   if (gravity_) gravity_->solve_all_levels();
@@ -260,10 +299,22 @@ void HydroSimulation<D>::restart(const io::RestartShare& share) {
   const bool same_decomposition =
       m.ncpu == mesh_.nrank() && m.ordering == mesh_.ordering_name() && mesh_.adopt_decomposition(tree_, m.ksection_walls, m.hilbert_bounds);
   mesh_.scatter_octs(tree_, levels, keys, values);
+  if (particles_) {
+    // Each rank read a contiguous share of the file's particles; they go to their owners.
+    particles_->set() = particles_from_snapshot<D>(share.particles, file);
+  } else {
+    const long long stored = mesh_.sum(static_cast<long long>(share.particles.size()));  // same verdict on every rank
+    KOSMO_REQUIRE(stored == 0, "restart from " << file << ": the snapshot holds " << stored
+                                                << " particles but this run has pic=.false. (&RUN_PARAMS)");
+  }
   time_ = m.time;
   step_ = m.step;
   restarted_in_place_ = same_decomposition;
-  if (mesh_.distributed() && !same_decomposition) balance_load();
+  if (mesh_.distributed() && !same_decomposition) {
+    balance_load();  // migrates and locates the particles
+  } else if (particles_) {
+    particles_->migrate_and_locate();
+  }
   timers_.add("restart", start);
   if (gravity_missing && gravity_) gravity_->solve_all_levels();
 }
@@ -289,11 +340,22 @@ void HydroSimulation<D>::balance_load() {
   std::fill(level_cells_.begin(), level_cells_.end(), 0.0);
   mesh_.balance_decomposition(tree_, cost);
   mesh_.redistribute(tree_);
+  if (particles_) particles_->migrate_and_locate();
 }
 
 template <int D>
 std::vector<double> HydroSimulation<D>::totals() const {
   auto sums = hydro_.totals();
+  if (!gas_) std::fill(sums.begin(), sums.end(), 0.0);
+  // Particles add their mass, momentum and kinetic energy to the gas's.
+  if (particles_) {
+    const auto& set = particles_->set();
+    for (std::size_t i = 0; i < set.size(); ++i)
+      if (set.family()[i] != particles::Family::tracer) sums[0] += set.mass()[i];
+    const auto momentum = particles_->momentum();
+    for (int d = 0; d < D; ++d) sums[static_cast<std::size_t>(d) + 1] += momentum[static_cast<std::size_t>(d)];
+    sums[static_cast<std::size_t>(D) + 1] += particles_->kinetic_energy();
+  }
   for (double& s : sums) s = mesh_.sum(s);
   return sums;
 }
@@ -358,10 +420,21 @@ double HydroSimulation<D>::courant_time_step() const {
   const int levelmin = refinement_.levelmin;
   for (int l = 1; l <= tree_.levelmax(); ++l) {
     if (l > levelmin) factor *= nsubcycle_[static_cast<std::size_t>(l - 2)];
-    if (l < levelmin || tree_.octs_at_level(l).empty()) continue;
-    dt = std::min(dt, factor * hydro_.courant_time_step(l));
+    if (l < levelmin) continue;
+    dt = std::min(dt, factor * level_courant_time_step(l));
   }
+  if (cosmology_) dt = std::min(dt, cosmology_->expansion_time_step(time_));
   return mesh_.distributed() ? mesh_.min(dt) : dt;
+}
+
+template <int D>
+double HydroSimulation<D>::level_courant_time_step(int level) const {
+  double dt = std::numeric_limits<double>::max();
+  if (gas_ && !tree_.octs_at_level(level).empty()) dt = hydro_.courant_time_step(level);
+  if (particles_) dt = std::min(dt, particles_->courant_time_step(level));
+  // RAMSES newdt_fine: a level step also stays below the free-fall time of its densest cell.
+  if (gravity_) dt = std::min(dt, hydro_.settings().courant_factor * gravity_->free_fall_time(level));
+  return dt;
 }
 
 template <int D>
@@ -378,7 +451,7 @@ void HydroSimulation<D>::advance(double dt) {
     balance_load();
     timers_.add("load balance", start);
   }
-  amr_step(refinement_.levelmin, dt, 1);
+  amr_step(refinement_.levelmin, time_, dt, 1);
   time_ += dt;
   ++step_;
 }
@@ -391,11 +464,16 @@ void HydroSimulation<D>::advance(double dt) {
 // (a shock forming from rest), so a coarse step computed once cannot bound it. Refluxing
 // accumulates every fine substep, so conservation does not depend on their number.
 template <int D>
-void HydroSimulation<D>::amr_step(int level, double dt, int icount) {
+void HydroSimulation<D>::amr_step(int level, double t, double dt, int icount) {
   if (level == refinement_.levelmin || icount > 1) regrid(level);
-  if (gravity_) gravity_->begin_step(level);
+  if (gravity_) {
+    // Super-comoving Poisson equation at the level's time (RAMSES: fourpi = 1.5 omega_m aexp).
+    if (cosmology_) gravity_->set_poisson_factor(cosmology_->poisson_factor(t));
+    gravity_->begin_step(level);
+  }
+  if (particles_) particles_->begin_step(level);
   auto start = Clock::now();
-  hydro_.set_unew(level);
+  if (gas_) hydro_.set_unew(level);
   timers_.add("hydro - copy and restrict", start);
   if (level < tree_.levelmax() && level_exists_anywhere(level + 1)) {
     const double nominal = dt / nsubcycle_[static_cast<std::size_t>(level - 1)];
@@ -404,15 +482,21 @@ void HydroSimulation<D>::amr_step(int level, double dt, int icount) {
       KOSMO_REQUIRE(substep <= 10000, "hydro: level " << level + 1 << " needed more than 10000 substeps within one step of level "
                                                        << level << " (time step collapsed; check the initial state)");
       start = Clock::now();
-      const double fine_courant = hydro_.courant_time_step(level + 1);
+      const double fine_courant = level_courant_time_step(level + 1);
       double fine_dt = std::min({nominal, mesh_.distributed() ? mesh_.min(fine_courant) : fine_courant, remaining});
       timers_.add("courant time step", start);
       if (remaining - fine_dt <= 1e-12 * dt) fine_dt = remaining;
-      amr_step(level + 1, fine_dt, substep);
+      amr_step(level + 1, t + (dt - remaining), fine_dt, substep);
       remaining -= fine_dt;
     }
   }
-  start = Clock::now();
+  if (gas_) advance_gas(level, dt);
+  if (particles_) particles_->end_step(level, dt);
+}
+
+template <int D>
+void HydroSimulation<D>::advance_gas(int level, double dt) {
+  auto start = Clock::now();
   const auto before = hydro_.timing();
   const auto godunov_start = Clock::now();
   hydro_.godunov(level, dt);
@@ -438,6 +522,7 @@ void HydroSimulation<D>::amr_step(int level, double dt, int icount) {
 
 template <int D>
 std::vector<DerivedOutput> HydroSimulation<D>::outputs() const {
+  if (!gas_) return {};
   return {DerivedOutput{hydro_.output_fields(), [this](core::OctIndex o, double* out) { hydro_.output_values(o, out); }}};
 }
 

@@ -13,7 +13,9 @@
 #include "core/parameters.hpp"
 #include "core/refine_region.hpp"
 #include "core/refinement.hpp"
+#include "driver/cosmological_model.hpp"
 #include "driver/level_gravity.hpp"
+#include "driver/level_particles.hpp"
 #include "driver/mesh_snapshot.hpp"
 #include "driver/timers.hpp"
 #include "hydro/hydro_solver.hpp"
@@ -38,6 +40,15 @@ class HydroSimulation {
   // primitive state q = [rho, v_0..v_{D-1}, p, scalars] of the cell centred at x, of size dx.
   using InitialCondition = std::function<void(const std::array<double, D>& x, double dx, double* q)>;
   void set_initial_condition(InitialCondition condition) { initial_condition_ = std::move(condition); }
+  // A cosmological run (cosmo=.true.): the code time is the super-comoving tau, gravity's source
+  // factor follows aexp, and the coarse step keeps the change of aexp below 10 %. Before initialise().
+  void set_cosmology(std::shared_ptr<const CosmologicalModel> model);
+  const CosmologicalModel* cosmology() const { return cosmology_.get(); }
+  // Initial particles (pic=.true.), before initialise(): every rank may pass the same full list;
+  // each keeps the particles it owns.
+  void set_initial_particles(particles::ParticleSet<D> particles);
+  // Start time (a cosmological run starts at tau(aexp_ini)), before initialise().
+  void set_time(double t) { time_ = t; }
 
   // Builds the initial mesh from levelmin to levelmax with the initial state set analytically on
   // every cell after each refinement pass (RAMSES init_refine + init_flow_fine).
@@ -52,10 +63,16 @@ class HydroSimulation {
   // Largest coarse time step the Courant condition allows on every level, given nsubcycle.
   // Collective.
   double courant_time_step() const;
-  // Volume integrals of the conservative variables over all ranks' leaf cells. Collective.
+  // Volume integrals of the conservative variables over all ranks' leaf cells, plus the particles'
+  // mass, momentum and kinetic energy. Collective.
   std::vector<double> totals() const;
   // Gravitational potential energy (0 without gravity). Collective.
   double potential_energy() const { return gravity_ ? gravity_->potential_energy() : 0.0; }
+  // The particles of pic=.true. runs, or nullptr.
+  LevelParticles<D>* particles() { return particles_.get(); }
+  const LevelParticles<D>* particles() const { return particles_.get(); }
+  // hydro=.true.: the gas is advanced (otherwise its fields exist but stay empty).
+  bool gas() const { return gas_; }
   // The gravity of poisson=.true. runs, or nullptr.
   LevelGravity<D>* gravity() { return gravity_.get(); }
   const LevelGravity<D>* gravity() const { return gravity_.get(); }
@@ -77,7 +94,9 @@ class HydroSimulation {
   long long cell_updates() const { return cell_updates_; }
 
  private:
-  void amr_step(int level, double dt, int icount);
+  void amr_step(int level, double t, double dt, int icount);
+  double level_courant_time_step(int level) const;
+  void advance_gas(int level, double dt);  // Godunov, reflux, gravity kick, restriction, ghosts  // this rank's gas and particles of one level
   void regrid(int min_level);
   void set_initial_state(Tree& tree);
   void flag_cells(const Tree& tree, int level, std::vector<std::uint8_t>& flags);
@@ -91,7 +110,11 @@ class HydroSimulation {
   Tree tree_;
   hydro::HydroSolver<D> hydro_;
   Timers timers_;
+  bool gas_ = true;
   std::unique_ptr<LevelGravity<D>> gravity_;
+  std::unique_ptr<LevelParticles<D>> particles_;
+  std::shared_ptr<const CosmologicalModel> cosmology_;
+  int particle_mass_field_ = -1;
   core::RefinementSettings refinement_;
   std::vector<core::RefineRegion> regions_;
   std::vector<hydro::InitRegion> init_regions_;

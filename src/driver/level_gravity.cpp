@@ -2,11 +2,14 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 #include <cmath>
 #include <numbers>
 
 #include "core/error.hpp"
+#include "driver/level_particles.hpp"
 #include "gravity/analytic_gravity.hpp"
 #include "gravity/octree_acceleration.hpp"
 
@@ -58,6 +61,7 @@ LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, para
   source.in_restarts = false;
   source_ = tree_.add_field(source);
   hydro_.set_gravity(acceleration_);
+  poisson_factor_ = 4.0 * std::numbers::pi;
 
   if (self_gravity_) {
     gravity::OctreeMultigridSettings settings;
@@ -78,6 +82,19 @@ LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, para
     multigrid_ = std::make_unique<gravity::OctreeMultigrid<D>>(tree_, settings, communication);
   }
   reports_.resize(static_cast<std::size_t>(tree_.levelmax()) + 1);
+  max_density_.assign(static_cast<std::size_t>(tree_.levelmax()) + 1, 0.0);
+}
+
+template <int D>
+void LevelGravity<D>::set_particles(LevelParticles<D>* particles) {
+  particles_ = particles;
+  if (particles_ && particle_density_ < 0) {
+    core::FieldInfo density = core::scalar_field("particle_density");
+    density.in_snapshots = false;
+    density.in_restarts = false;
+    particle_density_ = tree_.add_field(density);
+  }
+  if (particles_) particles_->set_acceleration_fields(acceleration_);
 }
 
 template <int D>
@@ -85,23 +102,40 @@ double LevelGravity<D>::mean_density() const {
   if (isolated_) return 0.0;
   double volume = 1.0;
   for (int d = 0; d < D; ++d) volume *= static_cast<double>(tree_.extent(1)[static_cast<std::size_t>(d)]) * 2.0 * tree_.cell_size(1);
-  return mesh_.sum(hydro_.totals()[0]) / volume;
+  const double gas = gas_ ? mesh_.sum(hydro_.totals()[0]) : 0.0;
+  return (gas + (particles_ ? particles_->total_mass() : 0.0)) / volume;
 }
 
-// RAMSES rho_fine: the Poisson source of every owned cell of the level, 4 pi G (rho - <rho>).
+// RAMSES rho_fine: the Poisson source of every owned cell of the level, 4 pi G (rho - <rho>), rho
+// the gas density plus the particles' cloud-in-cell density.
 template <int D>
 void LevelGravity<D>::set_source(int level) {
   const double mean = mean_density();
+  if (particles_) particles_->deposit(level, particle_density_);
   const double* rho = tree_.field(hydro_.uold_fields()[0]);
+  const double* rho_particles = particles_ ? tree_.field(particle_density_) : nullptr;
+  const bool gas = gas_;
   double* source = tree_.field(source_);
   const auto& octs = tree_.octs_at_level(level);
-  const double four_pi = 4.0 * std::numbers::pi;
-#pragma omp parallel for schedule(static)
+  const double factor = poisson_factor_;
+  double max_density = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : max_density)
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < Tree::cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);
-      source[cell] = four_pi * (rho[cell] - mean);
+      const double density = (gas ? rho[cell] : 0.0) + (rho_particles ? rho_particles[cell] : 0.0);
+      max_density = std::max(max_density, density);
+      source[cell] = factor * (density - mean);
     }
+  max_density_[static_cast<std::size_t>(level)] = mesh_.max(max_density);
+  last_mean_density_ = mean;
+}
+
+template <int D>
+double LevelGravity<D>::free_fall_time(int level) const {
+  const double rho = max_density_[static_cast<std::size_t>(level)] + last_mean_density_;
+  if (!self_gravity_ || !(rho > 0.0)) return std::numeric_limits<double>::max();
+  return std::sqrt(3.0 * std::numbers::pi * std::numbers::pi / (8.0 * poisson_factor_ * rho));
 }
 
 // RAMSES gravana: the analytic field on owned and ghost cells (nothing to exchange).
@@ -135,11 +169,18 @@ void LevelGravity<D>::set_monopole_boundary() {
       for (int c = 0; c < Tree::cells_per_oct; ++c) {
         const core::CellIndex cell = Tree::cell_index(o, c);
         if (!tree_.is_leaf(cell)) continue;
-        const double m = rho[cell] * volume;
+        const double m = (gas_ ? rho[cell] : 0.0) * volume;
         const auto x = tree_.cell_centre(cell);
         sums[0] += m;
         for (int d = 0; d < D; ++d) sums[static_cast<std::size_t>(d) + 1] += m * x[static_cast<std::size_t>(d)];
       }
+  }
+  if (particles_) {
+    const auto& set = particles_->set();
+    for (std::size_t i = 0; i < set.size(); ++i) {
+      sums[0] += set.mass()[i];
+      for (int d = 0; d < D; ++d) sums[static_cast<std::size_t>(d) + 1] += set.mass()[i] * set.position(d)[i];
+    }
   }
   if (mesh_.distributed()) MPI_Allreduce(MPI_IN_PLACE, sums.data(), D + 1, MPI_DOUBLE, MPI_SUM, mesh_.comm());
   const double mass = sums[0];
@@ -195,11 +236,11 @@ template <int D>
 void LevelGravity<D>::begin_step(int level) {
   // The previous step's second half kick used the force of its start: replace it by one with the
   // force of its end (for a constant analytic field the two cancel exactly).
-  hydro_.gravity_kick(level, -1.0, pending_kick_);
+  if (gas_) hydro_.gravity_kick(level, -1.0, pending_kick_);
   solve_level(level);
-  hydro_.gravity_kick(level, 1.0, pending_kick_);
+  if (gas_) hydro_.gravity_kick(level, 1.0, pending_kick_);
   {
-    if (mesh_.distributed()) {
+    if (gas_ && mesh_.distributed()) {
       const auto start = Clock::now();
       mesh_.exchange_fields(tree_, level, hydro_.uold_fields());
       timers_.add("ghost exchange", start);
@@ -209,6 +250,7 @@ void LevelGravity<D>::begin_step(int level) {
 
 template <int D>
 void LevelGravity<D>::end_step(int level, double dt) {
+  if (!gas_) return;
   // The whole step's kick with this step's force: its first half for good (RAMSES
   // add_gravity_source_terms) and its second half provisionally, so that the state between steps
   // is synchronised; begin_step replaces the provisional half by one with the force of the step's end.
@@ -240,12 +282,34 @@ double LevelGravity<D>::potential_energy() const {
         const core::CellIndex cell = Tree::cell_index(o, c);
         if (!tree_.is_leaf(cell)) continue;
         // Self-gravity counts each pair once (1/2); an external field does not.
+        if (!gas_) continue;
         double e = 0.0;
         if (self_gravity_) e += 0.5 * rho[cell] * phi[cell];
         if (analytic_type_ != 0)
           e += rho[cell] * gravity::analytic_potential<D>(analytic_type_, analytic_params_, tree_.cell_centre(cell));
         energy += e * volume;
       }
+  }
+  return mesh_.sum(energy) + particle_potential_energy();
+}
+
+// 1/2 sum m phi(x) over particles (plus m phi_ext for analytic fields), phi interpolated at each
+// particle's level with the CIC kernel of the force. In code units with G = 1 (non-cosmological).
+template <int D>
+double LevelGravity<D>::particle_potential_energy() const {
+  if (!particles_) return 0.0;
+  const std::array<double, D> zero{};
+  double energy = 0.0;
+  for (int level = 1; level <= tree_.levelmax(); ++level) {
+    const auto values = particles_->interpolate_field(level, phi_);
+    for (const auto& [index, value] : values) {
+      const auto& set = particles_->set();
+      std::array<double, D> x = zero;
+      for (int d = 0; d < D; ++d) x[static_cast<std::size_t>(d)] = set.position(d)[index];
+      double e = self_gravity_ ? 0.5 * value : 0.0;
+      if (analytic_type_ != 0) e += gravity::analytic_potential<D>(analytic_type_, analytic_params_, x);
+      energy += set.mass()[index] * e;
+    }
   }
   return mesh_.sum(energy);
 }

@@ -30,6 +30,9 @@
 namespace kosmo::driver {
 
 template <int D>
+class LevelParticles;
+
+template <int D>
 class LevelGravity {
  public:
   using Key = core::MortonKey;
@@ -39,6 +42,14 @@ class LevelGravity {
   // the last half kick with the force it was made with) and the Poisson source (transient).
   LevelGravity(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh, hydro::HydroSolver<D>& hydro,
                int levelmin, Timers& timers);
+
+  // Particles add their CIC density to the source (RAMSES rho_fine) and take the acceleration.
+  void set_particles(LevelParticles<D>* particles);
+  // gas=false (hydro=.false.): the gas fields exist but hold nothing; no gas kicks.
+  void set_gas(bool gas) { gas_ = gas; }
+  // The factor of the source, 4 pi G = 4 pi in code units; a cosmological run sets RAMSES'
+  // 1.5 omega_m aexp before each level's solve (driver/cosmological_model.hpp).
+  void set_poisson_factor(double factor) { poisson_factor_ = factor; }
 
   bool self_gravity() const { return self_gravity_; }
   int potential_field() const { return phi_; }
@@ -51,6 +62,11 @@ class LevelGravity {
   // Potential and acceleration on every level from the current gas, without kicks (after the
   // initial conditions and after a restart that carries no potential). Collective.
   void solve_all_levels();
+
+  // RAMSES newdt_fine's free-fall limit of a level step, t_ff = sqrt(3 pi^2 / (8 f (rho_max + <rho>)))
+  // with f the Poisson factor (4 pi G), rho_max the largest source density (gas + particles) of the
+  // level's last solve; infinite before the first solve or without self-gravity.
+  double free_fall_time(int level) const;
 
   // Potential energy (1/2) sum over leaf cells of rho phi dV (self-gravity; plus rho phi_ext for
   // analytic fields). Collective.
@@ -66,6 +82,7 @@ class LevelGravity {
   void add_analytic(int level);
   void set_monopole_boundary();
   double mean_density() const;
+  double particle_potential_energy() const;
 
   Tree& tree_;
   parallel::DistributedMesh<D, Key>& mesh_;
@@ -78,7 +95,12 @@ class LevelGravity {
   bool use_fftw_ = true;
   bool isolated_ = false;
   gravity::BaseLevelFftSettings fft_settings_;
-  int phi_ = -1, source_ = -1, pending_kick_ = -1;
+  int phi_ = -1, source_ = -1, pending_kick_ = -1, particle_density_ = -1;
+  LevelParticles<D>* particles_ = nullptr;
+  bool gas_ = true;
+  double poisson_factor_ = 0.0;
+  std::vector<double> max_density_;  // per level, at the last solve (global)
+  double last_mean_density_ = 0.0;
   std::array<int, D> acceleration_{};
   std::unique_ptr<gravity::OctreeMultigrid<D>> multigrid_;
   std::unique_ptr<gravity::BaseLevelFft<D>> fft_;

@@ -25,11 +25,14 @@ core::ParameterSet load_run_parameters(const CommandLine& line) {
 void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
   const std::string problem = params.get_string("RUN_PARAMS", "problem");
   const long long ndim = params.get_int("RUN_PARAMS", "ndim");
-  // Until particles exist, gravity acts on the gas only.
-  KOSMO_REQUIRE(!params.get_bool("RUN_PARAMS", "poisson") || params.get_bool("RUN_PARAMS", "hydro"),
-                params.source() << ": &RUN_PARAMS: poisson=.true. needs hydro=.true. (gravity acts on the gas; kosmo has no "
-                                   "particles yet)");
-  if (params.get_bool("RUN_PARAMS", "hydro")) {
+  const bool hydro = params.get_bool("RUN_PARAMS", "hydro"), pic = params.get_bool("RUN_PARAMS", "pic");
+  KOSMO_REQUIRE(!params.get_bool("RUN_PARAMS", "poisson") || hydro || pic,
+                params.source() << ": &RUN_PARAMS: poisson=.true. needs something to act on: hydro=.true. or pic=.true.");
+  KOSMO_REQUIRE(!pic || params.get_bool("RUN_PARAMS", "poisson"),
+                params.source() << ": &RUN_PARAMS: pic=.true. needs poisson=.true. (particles move under gravity)");
+  KOSMO_REQUIRE(!params.get_bool("RUN_PARAMS", "cosmo") || pic,
+                params.source() << ": &RUN_PARAMS: cosmo=.true. needs pic=.true. and poisson=.true. (dark matter and gravity)");
+  if (hydro || pic) {
     switch (ndim) {
       case 1: run_hydro<1>(params, comm, log); return;
       case 2: run_hydro<2>(params, comm, log); return;

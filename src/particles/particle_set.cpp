@@ -13,7 +13,9 @@ void ParticleSet<D>::reserve(std::size_t count) {
     position_[static_cast<std::size_t>(d)].reserve(count);
     velocity_[static_cast<std::size_t>(d)].reserve(count);
     acceleration_[static_cast<std::size_t>(d)].reserve(count);
+    pending_kick_[static_cast<std::size_t>(d)].reserve(count);
   }
+  pending_half_dt_.reserve(count);
   mass_.reserve(count);
   id_.reserve(count);
   level_.reserve(count);
@@ -27,7 +29,9 @@ void ParticleSet<D>::clear() {
     position_[static_cast<std::size_t>(d)].clear();
     velocity_[static_cast<std::size_t>(d)].clear();
     acceleration_[static_cast<std::size_t>(d)].clear();
+    pending_kick_[static_cast<std::size_t>(d)].clear();
   }
+  pending_half_dt_.clear();
   mass_.clear();
   id_.clear();
   level_.clear();
@@ -44,7 +48,9 @@ std::size_t ParticleSet<D>::add(const Particle& particle) {
     position_[axis].push_back(particle.position[axis]);
     velocity_[axis].push_back(particle.velocity[axis]);
     acceleration_[axis].push_back(0.0);
+    pending_kick_[axis].push_back(particle.pending_kick[axis]);
   }
+  pending_half_dt_.push_back(particle.pending_half_dt);
   mass_.push_back(particle.mass);
   id_.push_back(particle.id);
   level_.push_back(0);
@@ -62,7 +68,9 @@ typename ParticleSet<D>::Particle ParticleSet<D>::get(std::size_t index) const {
     const auto axis = static_cast<std::size_t>(d);
     particle.position[axis] = position_[axis][index];
     particle.velocity[axis] = velocity_[axis][index];
+    particle.pending_kick[axis] = pending_kick_[axis][index];
   }
+  particle.pending_half_dt = pending_half_dt_[index];
   particle.mass = mass_[index];
   particle.id = id_[index];
   particle.family = family_[index];
@@ -81,7 +89,9 @@ void ParticleSet<D>::remove(std::size_t index) {
     move_last(position_[static_cast<std::size_t>(d)]);
     move_last(velocity_[static_cast<std::size_t>(d)]);
     move_last(acceleration_[static_cast<std::size_t>(d)]);
+    move_last(pending_kick_[static_cast<std::size_t>(d)]);
   }
+  move_last(pending_half_dt_);
   move_last(mass_);
   move_last(id_);
   move_last(level_);
@@ -117,7 +127,9 @@ void ParticleSet<D>::permute(const std::vector<std::size_t>& order) {
     apply(position_[static_cast<std::size_t>(d)]);
     apply(velocity_[static_cast<std::size_t>(d)]);
     apply(acceleration_[static_cast<std::size_t>(d)]);
+    apply(pending_kick_[static_cast<std::size_t>(d)]);
   }
+  apply(pending_half_dt_);
   apply(mass_);
   apply(id_);
   apply(level_);

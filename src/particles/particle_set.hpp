@@ -8,6 +8,10 @@
 // Positions are in code length units inside [0, boxlen) on periodic axes (wrap_positions).
 // `acceleration` is per-particle scratch written by the CIC interpolation (RAMSES move_fine keeps
 // it in a local array) and read by kick(); it is not part of the particle's persistent state.
+// `pending_kick` and `pending_half_dt` are: the kick-drift-kick leapfrog ends each step with a
+// provisional second half kick, pending_kick = g_old * pending_half_dt, which the next step replaces
+// by one with the new force (driver/level_particles.hpp). They travel with the particle (migration,
+// restarts) so that a particle changing rank or level keeps its leapfrog exact.
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -37,6 +41,8 @@ class ParticleSet {
     double mass = 0.0;
     std::int64_t id = 0;
     Family family = Family::dark_matter;
+    Vector pending_kick{};
+    double pending_half_dt = 0.0;
   };
 
   std::size_t size() const { return mass_.size(); }
@@ -60,6 +66,10 @@ class ParticleSet {
   std::span<const double> velocity(int axis) const { return velocity_[static_cast<std::size_t>(axis)]; }
   std::span<double> acceleration(int axis) { return acceleration_[static_cast<std::size_t>(axis)]; }
   std::span<const double> acceleration(int axis) const { return acceleration_[static_cast<std::size_t>(axis)]; }
+  std::span<double> pending_kick(int axis) { return pending_kick_[static_cast<std::size_t>(axis)]; }
+  std::span<const double> pending_kick(int axis) const { return pending_kick_[static_cast<std::size_t>(axis)]; }
+  std::span<double> pending_half_dt() { return pending_half_dt_; }
+  std::span<const double> pending_half_dt() const { return pending_half_dt_; }
   std::span<double> mass() { return mass_; }
   std::span<const double> mass() const { return mass_; }
   std::span<std::int64_t> id() { return id_; }
@@ -95,6 +105,8 @@ class ParticleSet {
   std::array<std::vector<double>, D> position_;
   std::array<std::vector<double>, D> velocity_;
   std::array<std::vector<double>, D> acceleration_;
+  std::array<std::vector<double>, D> pending_kick_;
+  std::vector<double> pending_half_dt_;
   std::vector<double> mass_;
   std::vector<std::int64_t> id_;
   std::vector<std::int8_t> level_;

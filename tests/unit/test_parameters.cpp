@@ -346,7 +346,7 @@ TEST(ParameterPrinting, SummaryMarksFileValuesAndCompressesArrays) {
       levelmax = line.find("* AMR_PARAMS") != std::string::npos && line.find(" 7") != std::string::npos;
     if (line.find("ndim") != std::string::npos) ndim = line.find("+ RUN_PARAMS") != std::string::npos;
     if (line.find("nexpand") != std::string::npos) nexpand = line.find("100*1") != std::string::npos;
-    if (line.find("boxlen") != std::string::npos)
+    if (line.find("boxlen") != std::string::npos && line.find("boxlen_ini") == std::string::npos)
       boxlen = line.find("  AMR_PARAMS") != std::string::npos && line.find('*') == std::string::npos;
   }
   EXPECT_TRUE(levelmax && ndim && nexpand && boxlen) << summary;
@@ -447,15 +447,15 @@ TEST(ParameterErrors, KeyThatBelongsToAnUnimplementedBlock) {
 }
 
 TEST(ParameterErrors, UnimplementedRamsesKey) {
-  expect_contains(load_error("&RUN_PARAMS\n pic=.true.\n/"),
+  expect_contains(load_error("&RUN_PARAMS\n sink=.true.\n/"),
                   {"params.nml:2:", "&RUN_PARAMS",
-                   "'pic' is a RAMSES parameter of &RUN_PARAMS that kosmo does not implement yet"});
+                   "'sink' is a RAMSES parameter of &RUN_PARAMS that kosmo does not implement yet"});
   expect_contains(load_error("&POISSON_PARAMS\n cg_levelmin=7\n/"),
                   {"params.nml:2:", "&POISSON_PARAMS", "'cg_levelmin'", "not implement yet"});
   expect_contains(load_error("&HYDRO_PARAMS\n  pressure_fix=.true.\n/"),
                   {"params.nml:2:", "&HYDRO_PARAMS",
                    "'pressure_fix' is a RAMSES parameter of &HYDRO_PARAMS that kosmo does not implement yet"});
-  expect_contains(load_error("&INIT_PARAMS filetype='grafic' /"), {"params.nml:1:", "'filetype'", "not implement yet"});
+  expect_contains(load_error("&INIT_PARAMS multiple=.true. /"), {"params.nml:1:", "'multiple'", "not implement yet"});
   expect_contains(load_error("&AMR_PARAMS npartmax=100 /"), {"params.nml:1:", "'npartmax'", "not implement yet"});
 }
 
@@ -808,9 +808,9 @@ TEST(HydroParameters, HydroWithTheMeshOnlyDemoNamesBothKeys) {
 
 TEST(HydroParameters, RegionsWithoutHydroIsNothingToRun) {
   expect_contains(load_error("&RUN_PARAMS\n verbose=T\n/"),
-                  {"params.nml", "&RUN_PARAMS", "nothing to run: set hydro=.true. in &RUN_PARAMS"});
+                  {"params.nml", "&RUN_PARAMS", "nothing to run: set hydro=.true."});
   expect_contains(load_error("&RUN_PARAMS\n problem='regions'\n/"),
-                  {"params.nml:2:", "&RUN_PARAMS", "nothing to run: set hydro=.true. in &RUN_PARAMS"});
+                  {"params.nml:2:", "&RUN_PARAMS", "nothing to run: set hydro=.true."});
   // An override is checked the same way.
   ParameterSet p = load("&RUN_PARAMS hydro=T /");
   EXPECT_THROW(p.set_from_text("RUN_PARAMS", "hydro=F"), kosmo::Error);

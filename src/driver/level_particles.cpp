@@ -1,0 +1,240 @@
+#include "driver/level_particles.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/error.hpp"
+#include "parallel/particle_migration.hpp"
+#include "particles/particle_locate.hpp"
+#include "particles/particle_mesh.hpp"
+
+namespace kosmo::driver {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace
+
+template <int D>
+LevelParticles<D>::LevelParticles(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh,
+                                  Timers& timers)
+    : tree_(tree), mesh_(mesh), timers_(timers), courant_factor_(params.get_real("HYDRO_PARAMS", "courant_factor")) {}
+
+template <int D>
+void LevelParticles<D>::remove_outside_box() {
+  const auto& g = tree_.geometry();
+  bool any_wall = false;
+  for (int d = 0; d < D; ++d) any_wall = any_wall || !g.periodic[static_cast<std::size_t>(d)];
+  if (!any_wall) return;
+  std::vector<std::uint8_t> outside(set_.size(), 0);
+  for (int d = 0; d < D; ++d) {
+    if (g.periodic[static_cast<std::size_t>(d)]) continue;
+    const auto x = set_.position(d);
+    for (std::size_t i = 0; i < set_.size(); ++i)
+      if (!(x[i] >= 0.0 && x[i] < g.boxlen)) outside[i] = 1;
+  }
+  for (std::size_t i = 0; i < set_.size(); ++i)
+    if (outside[i]) mass_lost_ += set_.mass()[i];
+  set_.remove_flagged(outside);
+}
+
+template <int D>
+void LevelParticles<D>::keep_owned() {
+  set_.wrap_positions(tree_.geometry().boxlen, tree_.geometry().periodic);
+  remove_outside_box();
+  if (mesh_.distributed()) {
+    std::vector<std::uint8_t> foreign(set_.size(), 0);
+    for (std::size_t i = 0; i < set_.size(); ++i) {
+      std::array<double, D> x{};
+      for (int d = 0; d < D; ++d) x[static_cast<std::size_t>(d)] = set_.position(d)[i];
+      foreign[i] = mesh_.owner_of_position(x) != mesh_.rank() ? 1 : 0;
+    }
+    set_.remove_flagged(foreign);
+  }
+  locate();
+}
+
+template <int D>
+void LevelParticles<D>::locate() {
+  const auto start = Clock::now();
+  particles::locate_particles<D, Key>(tree_, set_);
+  timers_.add("particles - locate", start);
+}
+
+template <int D>
+void LevelParticles<D>::migrate_and_locate() {
+  if (mesh_.distributed()) {
+    const auto start = Clock::now();
+    parallel::migrate_particles<D, Key>(mesh_, set_);
+    timers_.add("particles - migrate", start);
+  }
+  locate();
+}
+
+// Zero on the cells a deposit at `level` can touch: the level's and the coarser fallback level's,
+// owned and ghost.
+template <int D, class Tree>
+void clear_field(Tree& tree, int level, int field) {
+  double* values = tree.field(field);
+  for (int l = std::max(1, level - 1); l <= level; ++l)
+    for (const auto* octs : {&tree.octs_at_level(l), &tree.ghost_octs_at_level(l)})
+      for (core::OctIndex o : *octs)
+        for (int c = 0; c < Tree::cells_per_oct; ++c) values[Tree::cell_index(o, c)] = 0.0;
+}
+
+template <int D>
+void LevelParticles<D>::deposit(int level, int field) {
+  const auto start = Clock::now();
+  clear_field<D>(tree_, level, field);
+  // The cloud-in-cell density of every particle in the level's octs or below (RAMSES rho_fine): the
+  // shares that fall on coarser cells at the level's edge stay out of this level's source, as in
+  // RAMSES, where they reach it through the coarse potential on the boundary.
+  particles::deposit_density<D, Key>(tree_, set_, level, field, particles::LevelSelection::level_and_finer);
+  if (mesh_.distributed()) {
+    const int fields[1] = {field};
+    mesh_.reverse_accumulate(tree_, level, fields);
+  }
+  timers_.add("particles - deposit", start);
+}
+
+template <int D>
+void LevelParticles<D>::cell_masses(int level, int field) {
+  clear_field<D>(tree_, level, field);
+  double* mass = tree_.field(field);
+  const double h = tree_.cell_size(level);
+  const auto level_of_oct = [this](core::OctIndex o) { return tree_.level(o); };
+  // Serial: each particle adds to one cell, in particle order, so the sums do not depend on threads.
+  for (std::size_t i = 0; i < set_.size(); ++i) {
+    if (set_.family()[i] == particles::Family::tracer || level_of_oct(set_.oct()[i]) < level) continue;
+    typename Tree::Coordinates c{};
+    for (int d = 0; d < D; ++d) c[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor(set_.position(d)[i] / h));
+    const core::CellIndex cell = tree_.find_cell(level, c);
+    KOSMO_REQUIRE(cell != core::no_cell, "particles: particle " << set_.id()[i] << " lies in no cell of level " << level);
+    mass[cell] += set_.mass()[i];
+  }
+  if (mesh_.distributed()) {
+    const int fields[1] = {field};
+    mesh_.reverse_accumulate(tree_, level, fields);
+  }
+}
+
+template <int D>
+void LevelParticles<D>::begin_step(int level) {
+  const auto start = Clock::now();
+  particles::interpolate_acceleration<D, Key>(tree_, set_, level, acceleration_, particles::LevelSelection::finest_level);
+  const std::size_t n = set_.size();
+  const std::int8_t* particle_level = set_.level().data();
+  double* half_dt = set_.pending_half_dt().data();
+  for (int d = 0; d < D; ++d) {
+    double* v = set_.velocity(d).data();
+    double* pending = set_.pending_kick(d).data();
+    const double* g = set_.acceleration(d).data();
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < n; ++i) {
+      if (particle_level[i] != level) continue;
+      v[i] += half_dt[i] * g[i] - pending[i];
+      pending[i] = 0.0;
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (particle_level[i] == level) half_dt[i] = 0.0;
+  timers_.add("particles - kick and drift", start);
+}
+
+template <int D>
+void LevelParticles<D>::end_step(int level, double dt) {
+  auto start = Clock::now();
+  const std::size_t n = set_.size();
+  const std::int8_t* particle_level = set_.level().data();
+  double* half_dt = set_.pending_half_dt().data();
+  const auto& g = tree_.geometry();
+  for (int d = 0; d < D; ++d) {
+    double* x = set_.position(d).data();
+    double* v = set_.velocity(d).data();
+    double* pending = set_.pending_kick(d).data();
+    const double* a = set_.acceleration(d).data();
+    const bool wrap = g.periodic[static_cast<std::size_t>(d)];
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < n; ++i) {
+      if (particle_level[i] != level) continue;
+      const double kick = 0.5 * dt * a[i];
+      x[i] += (v[i] + kick) * dt;
+      if (wrap) x[i] = particles::wrap_coordinate(x[i], g.boxlen);
+      v[i] += 2.0 * kick;
+      pending[i] = kick;
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (particle_level[i] == level) half_dt[i] = 0.5 * dt;
+  remove_outside_box();
+  timers_.add("particles - kick and drift", start);
+  migrate_and_locate();
+}
+
+template <int D>
+double LevelParticles<D>::courant_time_step(int level) const {
+  double vmax = 0.0;
+  const std::int8_t* particle_level = set_.level().data();
+  for (int d = 0; d < D; ++d) {
+    const double* v = set_.velocity(d).data();
+    for (std::size_t i = 0; i < set_.size(); ++i)
+      if (particle_level[i] == level) vmax = std::max(vmax, std::fabs(v[i]));
+  }
+  return vmax > 0.0 ? courant_factor_ * tree_.cell_size(level) / vmax : std::numeric_limits<double>::max();
+}
+
+template <int D>
+std::vector<std::pair<std::size_t, double>> LevelParticles<D>::interpolate_field(int level, int field) {
+  std::array<std::vector<double>, D> saved;
+  for (int d = 0; d < D; ++d) saved[static_cast<std::size_t>(d)].assign(set_.acceleration(d).begin(), set_.acceleration(d).end());
+  std::array<int, D> fields{};
+  fields.fill(field);
+  particles::interpolate_acceleration<D, Key>(tree_, set_, level, fields, particles::LevelSelection::finest_level);
+  std::vector<std::pair<std::size_t, double>> values;
+  for (std::size_t i = 0; i < set_.size(); ++i)
+    if (set_.level()[i] == level) values.emplace_back(i, set_.acceleration(0)[i]);
+  for (int d = 0; d < D; ++d) std::copy(saved[static_cast<std::size_t>(d)].begin(), saved[static_cast<std::size_t>(d)].end(), set_.acceleration(d).begin());
+  return values;
+}
+
+template <int D>
+long long LevelParticles<D>::count() const {
+  return mesh_.sum(static_cast<long long>(set_.size()));
+}
+
+template <int D>
+double LevelParticles<D>::total_mass() const {
+  double mass = 0.0;
+  for (std::size_t i = 0; i < set_.size(); ++i)
+    if (set_.family()[i] != particles::Family::tracer) mass += set_.mass()[i];
+  return mesh_.sum(mass);
+}
+
+template <int D>
+double LevelParticles<D>::kinetic_energy() const {
+  double energy = 0.0;
+  for (int d = 0; d < D; ++d) {
+    const auto v = set_.velocity(d);
+    for (std::size_t i = 0; i < set_.size(); ++i) energy += 0.5 * set_.mass()[i] * v[i] * v[i];
+  }
+  return energy;
+}
+
+template <int D>
+std::array<double, D> LevelParticles<D>::momentum() const {
+  std::array<double, D> p{};
+  for (int d = 0; d < D; ++d) {
+    const auto v = set_.velocity(d);
+    for (std::size_t i = 0; i < set_.size(); ++i) p[static_cast<std::size_t>(d)] += set_.mass()[i] * v[i];
+  }
+  return p;
+}
+
+template class LevelParticles<1>;
+template class LevelParticles<2>;
+template class LevelParticles<3>;
+
+}  // namespace kosmo::driver

@@ -1,0 +1,99 @@
+#pragma once
+// Collisionless particles in a run (RAMSES pic=.true.): the particle set of this rank, attached to
+// the octree, deposited into the Poisson source level by level and advanced by the kick-drift-kick
+// leapfrog of the level they live on (RAMSES rho_fine, synchro_fine, move_fine; issue 6 item 2).
+//
+// Ownership: a particle belongs to the rank whose domain holds its position
+// (DistributedMesh::owner_of_position); its finest oct may be a ghost there, which the ghost zone
+// covers. Particles migrate after every drift and after every load balance.
+//
+// Level of a particle: the level of the finest oct containing it (RAMSES levelp), refreshed after
+// every regrid and drift. It moves with the level step of that level, so a particle in a refined
+// region takes the fine level's substeps.
+//
+// Leapfrog, per step of length dt of level l (the same scheme as the gas in level_gravity.hpp):
+//   begin_step(l): g = CIC interpolation of the level's acceleration at the particle (RAMSES
+//                  move_fine's kernel); the provisional half kick of the previous step, made with the
+//                  old force, is replaced by one with g: v += pending_half_dt g - pending_kick.
+//   end_step(l, dt): drift with the half-kicked velocity, x += (v + g dt/2) dt, then v += g dt: the
+//                  first half kick for good, the second provisionally (pending_kick = g dt/2), so
+//                  positions and velocities are synchronised between steps (outputs, diagnostics).
+// Each step's velocity change is therefore dt (g^n + g^{n+1}) / 2, whatever level the particle is on
+// at either end of it.
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/oct_tree.hpp"
+#include "core/parameters.hpp"
+#include "driver/timers.hpp"
+#include "parallel/distributed_mesh.hpp"
+#include "particles/particle_set.hpp"
+
+namespace kosmo::driver {
+
+template <int D>
+class LevelParticles {
+ public:
+  using Key = core::MortonKey;
+  using Tree = core::OctTree<D, Key>;
+
+  LevelParticles(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh, Timers& timers);
+
+  particles::ParticleSet<D>& set() { return set_; }
+  const particles::ParticleSet<D>& set() const { return set_; }
+  // The acceleration fields of the mesh (LevelGravity), read by the interpolation.
+  void set_acceleration_fields(const std::array<int, D>& fields) { acceleration_ = fields; }
+
+  // Keeps only the particles whose position this rank owns (every rank may start from the same
+  // full list, as the initial-condition generators produce it). Removes particles outside a
+  // non-periodic box. Then locates them. Collective.
+  void keep_owned();
+  // After the mesh or the decomposition changed: particles go to their owners, then find their octs.
+  // Collective when distributed.
+  void migrate_and_locate();
+  // Finest oct and level of every local particle (after a regrid that kept the decomposition).
+  void locate();
+
+  // Poisson source of `level` (RAMSES rho_fine): field = CIC density of the particles at level >= l
+  // on the level's owned cells (ghost contributions added to their owners). Collective.
+  void deposit(int level, int field);
+  // Particle mass inside each owned cell of `level` (nearest grid point, for the m_refine criterion):
+  // field = sum of the masses of the particles in the cell. Collective.
+  void cell_masses(int level, int field);
+
+  void begin_step(int level);
+  // Kick and drift the particles of `level`, then migrate and relocate all. Collective.
+  void end_step(int level, double dt);
+
+  // Largest step of `level` with |v| dt <= courant_factor dx for its particles (RAMSES newdt_fine);
+  // this rank's particles only.
+  double courant_time_step(int level) const;
+
+  // CIC interpolation of a cell field at the particles of `level` (the force's kernel), as
+  // (particle index, value) pairs; the particles' acceleration scratch is left as it was.
+  std::vector<std::pair<std::size_t, double>> interpolate_field(int level, int field);
+
+  // Over all ranks. Collective.
+  long long count() const;
+  double total_mass() const;
+  // Kinetic energy 1/2 sum m v^2 and momentum sum m v (this rank's particles).
+  double kinetic_energy() const;
+  std::array<double, D> momentum() const;
+  // Mass of the particles removed because they left a non-periodic box, this rank.
+  double mass_lost() const { return mass_lost_; }
+
+ private:
+  void remove_outside_box();
+
+  Tree& tree_;
+  parallel::DistributedMesh<D, Key>& mesh_;
+  Timers& timers_;
+  particles::ParticleSet<D> set_;
+  std::array<int, D> acceleration_{};
+  double courant_factor_ = 0.5;
+  double mass_lost_ = 0.0;
+};
+
+}  // namespace kosmo::driver

@@ -1,0 +1,38 @@
+#include "driver/simulation_start.hpp"
+
+#include <memory>
+
+#include "core/error.hpp"
+#include "driver/cosmological_initial_conditions.hpp"
+#include "driver/particle_initial_conditions.hpp"
+
+namespace kosmo::driver {
+
+template <int D>
+void prepare_start(HydroSimulation<D>& sim, const core::ParameterSet& params, bool restarting) {
+  const bool cosmo = params.get_bool("RUN_PARAMS", "cosmo");
+  KOSMO_REQUIRE(!cosmo || D == 3, params.source() << ": &RUN_PARAMS: cosmo=.true. needs ndim=3");
+  if constexpr (D == 3) {
+    if (cosmo) {
+      // RAMSES init_time + init_part + init_flow_fine: background, particles and gas at aexp_ini.
+      // A restart needs the background too, and takes it from the same initial conditions.
+      auto start = std::make_shared<CosmologicalStart>(cosmological_start(params));
+      sim.set_cosmology(start->model);
+      if (restarting) return;
+      sim.set_time(start->model->time_at(start->aexp));
+      sim.set_initial_particles(std::move(start->particles));
+      if (sim.gas()) {
+        const double boxlen = params.get_real("AMR_PARAMS", "boxlen");
+        sim.set_initial_condition([start, boxlen](const std::array<double, 3>& x, double, double* q) { start->gas_state(x, boxlen, q); });
+      }
+      return;
+    }
+  }
+  if (sim.particles() && !restarting) sim.set_initial_particles(read_ascii_particles<D>(params));
+}
+
+template void prepare_start<1>(HydroSimulation<1>&, const core::ParameterSet&, bool);
+template void prepare_start<2>(HydroSimulation<2>&, const core::ParameterSet&, bool);
+template void prepare_start<3>(HydroSimulation<3>&, const core::ParameterSet&, bool);
+
+}  // namespace kosmo::driver
