@@ -638,6 +638,21 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
   // The coarsest multigrid level: the last of L-1, L-2, ... that has active cells somewhere.
   int coarsest = L;
   while (coarsest - 1 >= 1 && setup_sums[static_cast<std::size_t>(coarsest - 1)] > 0.0) --coarsest;
+  // A coarse level whose every cell is active in a box periodic along every axis has no cell where
+  // the correction is pinned (e = 0): its operator is singular, while the restricted residual of a
+  // level with Dirichlet faces has a non-zero mean, so the correction's constant mode would grow
+  // without bound and the V-cycles diverge (seen once refinement covers more than half of a
+  // cosmological box). On such a level the restricted residual's mean is removed (the compatible
+  // part is solved; the constant is left to the finer levels, which have Dirichlet faces).
+  std::vector<char> singular_coarse(static_cast<std::size_t>(L) + 1, 0);
+  bool all_periodic = true;
+  for (int d = 0; d < D; ++d) all_periodic = all_periodic && tree_.geometry().periodic[static_cast<std::size_t>(d)];
+  if (all_periodic && !singular)
+    for (int k = L - 1; k >= coarsest; --k) {
+      double cells = static_cast<double>(kCells<D>);
+      for (int d = 0; d < D; ++d) cells *= static_cast<double>(tree_.extent(k)[static_cast<std::size_t>(d)]);
+      if (setup_sums[static_cast<std::size_t>(k)] >= cells) singular_coarse[static_cast<std::size_t>(k)] = 1;
+    }
 
   // --- coarse multigrid levels: active cells, neighbour caches, prolongation stencils ---------------
   // Kept between solves while the solved level's cache is, `coarsest` is, and every owned and ghost
@@ -738,6 +753,17 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
       impl.refresh(m.level, {residual_field_});  // restriction reads children on other ranks
       MgLevel<D>& coarse = impl.levels[j + 1];
       restrict_residual<D>(tree_, coarse, residual_values, mask, rhs);
+      if (singular_coarse[static_cast<std::size_t>(coarse.level)]) {
+        // Every cell of this periodic level is active (all bits set): remove the mean of its rhs.
+        double sums[2] = {0.0, 0.0};
+        for (OctIndex o : coarse.octs)
+          for (int c = 0; c < kCells<D>; ++c) sums[0] += rhs[Tree::cell_index(o, c)];
+        sums[1] = static_cast<double>(coarse.octs.size() * kCells<D>);
+        impl.sum(coarse.level, sums);
+        const double mean = sums[1] > 0.0 ? sums[0] / sums[1] : 0.0;
+        for (OctIndex o : coarse.octs)
+          for (int c = 0; c < kCells<D>; ++c) rhs[Tree::cell_index(o, c)] -= mean;
+      }
       {
         const auto n = static_cast<std::ptrdiff_t>(coarse.reset_octs.size());
 #pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
