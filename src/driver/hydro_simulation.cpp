@@ -72,6 +72,15 @@ HydroSimulation<D>::HydroSimulation(const core::ParameterSet& params, MPI_Comm c
   m_refine_ = per_level(params.get_real_array("REFINE_PARAMS", "m_refine"), levelmin, -1.0);
   gradients_ = hydro::gradient_criteria(params);
   mass_sph_ = params.get_real("REFINE_PARAMS", "mass_sph");
+  if (mass_sph_ == 0.0 && params.get_bool("RUN_PARAMS", "cosmo")) {
+    // Cosmological runs: m_refine counts in units of the mean (total) mass of a levelmin cell, so
+    // m_refine=8 refines cells holding eight particles' worth of matter (quasi-Lagrangian, as the
+    // m_refine of RAMSES cosmological namelists is used).
+    double cells = 1.0;
+    for (int d = 0; d < D; ++d) cells *= static_cast<double>(tree_.extent(levelmin)[static_cast<std::size_t>(d)]) * 2.0;
+    const double boxlen = params.get_real("AMR_PARAMS", "boxlen");
+    mass_sph_ = std::pow(boxlen, D) / cells;
+  }
   nremap_ = params.get_int("RUN_PARAMS", "nremap");
   // memory_balance = .false.: RAMSES' classic cost, one per cell.
   oct_cost_ = params.get_bool("RUN_PARAMS", "memory_balance")

@@ -105,15 +105,16 @@ void LevelParticles<D>::cell_masses(int level, int field) {
   clear_field<D>(tree_, level, field);
   double* mass = tree_.field(field);
   const double h = tree_.cell_size(level);
-  const auto level_of_oct = [this](core::OctIndex o) { return tree_.level(o); };
+  // The cell is found from the position, not from the particle's located oct: this runs inside a
+  // regrid, between the flagging of two levels, when finer octs may already be gone. A particle in a
+  // coarser leaf has no cell at this level and adds nothing.
   // Serial: each particle adds to one cell, in particle order, so the sums do not depend on threads.
   for (std::size_t i = 0; i < set_.size(); ++i) {
-    if (set_.family()[i] == particles::Family::tracer || level_of_oct(set_.oct()[i]) < level) continue;
+    if (set_.family()[i] == particles::Family::tracer) continue;
     typename Tree::Coordinates c{};
     for (int d = 0; d < D; ++d) c[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor(set_.position(d)[i] / h));
     const core::CellIndex cell = tree_.find_cell(level, c);
-    KOSMO_REQUIRE(cell != core::no_cell, "particles: particle " << set_.id()[i] << " lies in no cell of level " << level);
-    mass[cell] += set_.mass()[i];
+    if (cell != core::no_cell) mass[cell] += set_.mass()[i];
   }
   if (mesh_.distributed()) {
     const int fields[1] = {field};

@@ -1,0 +1,105 @@
+// A cosmological box (dark matter and gas, kosmo's Gaussian generator, AMR three levels deep) run
+// for 20 coarse steps on 1..P ranks: the same particles (ids) at the same positions and velocities
+// as the one-rank run to round-off, the particle count and the total mass conserved.
+//
+// Round-off, not bits: the particles' CIC deposit reaches ghost cells whose sums the owners add in
+// rank order (DistributedMesh::reverse_accumulate), and the mean density and multigrid norms are
+// global sums; different rank counts add in different orders.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/parameters.hpp"
+#include "driver/hydro_simulation.hpp"
+#include "driver/simulation_start.hpp"
+#include "distributed_test_support.hpp"
+
+using namespace kosmo;
+using test::world_rank;
+
+namespace {
+
+const char* kNamelist =
+    "&RUN_PARAMS\ncosmo=.true.\npic=.true.\npoisson=.true.\nhydro=.true.\nndim=3\nnremap=5\n/\n"
+    "&AMR_PARAMS\nlevelmin=4\nlevelmax=7\n/\n"
+    "&INIT_PARAMS\nfiletype='gaussian'\naexp_ini=0.05\nboxlen_ini=20.0\nseed=11\n/\n"
+    "&HYDRO_PARAMS\ngamma=1.6666666666666667\ncourant_factor=0.8\nriemann='hllc'\n/\n"
+    "&REFINE_PARAMS\nm_refine=3*4.0\n/\n&POISSON_PARAMS\nepsilon=1e-6\nmg_merged_rb=.false.\n/\n&OUTPUT_PARAMS\nnoutput=1\naout=1.0\n/\n";
+
+struct RunResult {
+  std::map<long long, std::vector<double>> particles;  // id -> x, y, z, vx, vy, vz (rank 0)
+  long long count = 0;
+  double mass_initial = 0.0, mass_final = 0.0;
+  long long finest_octs = 0;
+};
+
+RunResult run(MPI_Comm comm) {
+  const core::ParameterSet params = core::ParameterSet::from_text(kNamelist, "box.nml");
+  driver::HydroSimulation<3> sim(params, comm);
+  driver::prepare_start(sim, params, false);
+  sim.initialise();
+  RunResult result;
+  result.mass_initial = sim.totals()[0];
+  for (int step = 0; step < 20; ++step) sim.advance(sim.courant_time_step());
+  result.mass_final = sim.totals()[0];
+  result.count = sim.particles()->count();
+  long long local_fine = 0;
+  for (int l = 6; l <= sim.tree().levelmax(); ++l) local_fine += static_cast<long long>(sim.tree().octs_at_level(l).size());
+  result.finest_octs = sim.mesh().sum(local_fine);
+  // Gather every particle on rank 0 of comm.
+  const auto& set = sim.particles()->set();
+  std::vector<double> local;
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    local.push_back(static_cast<double>(set.id()[i]));
+    for (int d = 0; d < 3; ++d) local.push_back(set.position(d)[i]);
+    for (int d = 0; d < 3; ++d) local.push_back(set.velocity(d)[i]);
+  }
+  int rank = 0, nrank = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &nrank);
+  int count = static_cast<int>(local.size());
+  std::vector<int> counts(static_cast<std::size_t>(nrank)), offsets(static_cast<std::size_t>(nrank), 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  for (int r = 1; r < nrank; ++r) offsets[static_cast<std::size_t>(r)] = offsets[static_cast<std::size_t>(r - 1)] + counts[static_cast<std::size_t>(r - 1)];
+  std::vector<double> all(rank == 0 ? static_cast<std::size_t>(offsets.back() + counts.back()) : 0);
+  MPI_Gatherv(local.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0, comm);
+  for (std::size_t at = 0; at + 7 <= all.size(); at += 7)
+    result.particles[static_cast<long long>(all[at])] =
+        std::vector<double>(all.begin() + static_cast<std::ptrdiff_t>(at) + 1, all.begin() + static_cast<std::ptrdiff_t>(at) + 7);
+  return result;
+}
+
+TEST(CosmologicalBox, TwentyStepsAreRankIndependent) {
+  RunResult reference;
+  if (world_rank() == 0) reference = run(MPI_COMM_SELF);
+  const RunResult distributed = run(MPI_COMM_WORLD);
+  EXPECT_EQ(distributed.count, 16 * 16 * 16);
+  EXPECT_NEAR(distributed.mass_final, distributed.mass_initial, 1e-13 * distributed.mass_initial);
+  if (world_rank() != 0) return;
+  EXPECT_GT(reference.finest_octs, 0) << "the box should have refined to levels 6-7 by then";
+  ASSERT_EQ(distributed.particles.size(), reference.particles.size());
+  double position = 0.0, velocity = 0.0, speed = 0.0;
+  for (const auto& [id, ref] : reference.particles) {
+    const auto it = distributed.particles.find(id);
+    ASSERT_NE(it, distributed.particles.end()) << "particle " << id << " missing";
+    for (int d = 0; d < 3; ++d) {
+      double dx = it->second[static_cast<std::size_t>(d)] - ref[static_cast<std::size_t>(d)];
+      dx -= std::round(dx);  // periodic
+      position = std::max(position, std::fabs(dx));
+      velocity = std::max(velocity, std::fabs(it->second[static_cast<std::size_t>(3 + d)] - ref[static_cast<std::size_t>(3 + d)]));
+      speed = std::max(speed, std::fabs(ref[static_cast<std::size_t>(3 + d)]));
+    }
+  }
+  std::printf("%d ranks against 1: max |dx| %.3e (box 1), max |dv| %.3e of max |v| %.3e; %lld octs at levels 6-7; mass %.15e -> %.15e\n",
+              test::world_size(), position, velocity, speed, reference.finest_octs, distributed.mass_initial, distributed.mass_final);
+  EXPECT_LT(position, 1e-10);
+  EXPECT_LT(velocity, 1e-8 * speed);
+}
+
+}  // namespace
