@@ -10,9 +10,13 @@
 namespace kosmo::driver {
 
 core::ParameterSet load_run_parameters(const CommandLine& line) {
-  core::ParameterSet params = line.namelist.empty()
-                                  ? core::ParameterSet::from_text(refined_sphere_namelist, "(built-in examples/refined_sphere.nml)")
-                                  : core::ParameterSet::from_file(line.namelist);
+  // Without a namelist: the showcase, a small cosmological box (3-D); with --ndim 1 or 2 the
+  // mesh-only refined-sphere demo, since cosmological runs are 3-D.
+  const bool lower_dimension = line.ndim == 1 || line.ndim == 2;
+  core::ParameterSet params =
+      !line.namelist.empty() ? core::ParameterSet::from_file(line.namelist)
+      : lower_dimension      ? core::ParameterSet::from_text(refined_sphere_namelist, "(built-in examples/refined_sphere.nml)")
+                             : core::ParameterSet::from_text(cosmology_box_namelist, "(built-in examples/cosmology_box.nml)");
   if (line.ndim != 0) {
     const long long in_file = params.get_int("RUN_PARAMS", "ndim");
     KOSMO_REQUIRE(!params.from_file("RUN_PARAMS", "ndim") || in_file == line.ndim,

@@ -2,12 +2,17 @@
 exactly, on any number of ranks and in 1, 2 and 3 dimensions; bad input stops the run before it
 can touch an existing output."""
 import math
+import pathlib
 import re
 
 import numpy as np
 import pytest
 
 import kosmo
+
+# `kosmo run` with no namelist is the cosmological showcase in 3-D (test_showcase.py); the demo's
+# namelist is given explicitly, and --ndim 1 or 2 without one still runs it.
+REFINED_SPHERE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "refined_sphere.nml"
 
 LEVEL_LINE = re.compile(r"^ Level\s+(\d+) has\s+(\d+) octs\s+(\d+) cells\s+(\d+) leaves", re.M)
 
@@ -23,7 +28,7 @@ def octs_printed(stdout: str) -> dict[int, int]:
 @pytest.fixture(scope="module")
 def demo3d(tmp_path_factory, run_kosmo):
     where = tmp_path_factory.mktemp("demo3d")
-    result = run_kosmo(["run"], where)
+    result = run_kosmo(["run", str(REFINED_SPHERE)], where)
     return where, result.stdout, kosmo.load(where / "output_00001")
 
 
@@ -79,7 +84,7 @@ def test_snapshot_stores_the_parameters_used(demo3d):
 @pytest.mark.parametrize("nrank", [2, 3])
 def test_rank_count_does_not_change_the_snapshot(demo3d, tmp_path, run_kosmo, nrank):
     _, _, reference = demo3d
-    run_kosmo(["run"], tmp_path, nrank=nrank)
+    run_kosmo(["run", str(REFINED_SPHERE)], tmp_path, nrank=nrank)
     ds = kosmo.load(tmp_path / "output_00001")
     assert ds.ncpu == nrank
     # Leaves come in (level, Morton) order from every writer layout: compare sorted by position.
@@ -102,7 +107,7 @@ def test_lower_dimensions(tmp_path, run_kosmo, ndim):
 
 
 def test_bad_namelist_stops_before_touching_an_existing_output(tmp_path, run_kosmo):
-    run_kosmo(["run"], tmp_path)
+    run_kosmo(["run", str(REFINED_SPHERE)], tmp_path)
     snapshot = tmp_path / "output_00001" / "kosmo_00001.h5"
     before = snapshot.read_bytes()
     bad = tmp_path / "bad.nml"
