@@ -448,8 +448,8 @@ def _particle_arrays(ds, family) -> tuple[np.ndarray, np.ndarray]:
     particles = getattr(ds, "particles", None)
     names = ("x", "y", "z", "mass")
     if particles is None or any(name not in particles for name in names) or len(particles["x"]) == 0:
-        raise ValueError("this dataset has no particles (ds.particles is empty: kosmo snapshots hold no "
-                         "particles until the particle module writes them); use particles=False for the gas")
+        raise ValueError("this dataset has no particles (ds.particles is empty: the run had pic=.false.); "
+                         "use particles=False for the gas")
     positions = np.stack([np.asarray(particles[name], dtype=float) for name in names[:3]], axis=1)
     masses = np.asarray(particles["mass"], dtype=float)
     if family is not None:
