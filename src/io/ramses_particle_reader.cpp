@@ -14,12 +14,8 @@ namespace {
 namespace fs = std::filesystem;
 using ramses_detail::FortranRecordReader;
 using ramses_detail::number5;
+using ramses_detail::trim;
 
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
 
 std::string part_file(int output_number, int cpu) { return "part_" + number5(output_number) + ".out" + number5(cpu); }
 

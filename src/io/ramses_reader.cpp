@@ -24,12 +24,8 @@ namespace fs = std::filesystem;
 using parallel::run_collectively;
 using ramses_detail::FortranRecordReader;
 using ramses_detail::number5;
+using ramses_detail::trim;
 
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
 
 // info_NNNNN.txt: every "key = value" line (ramses-format.md, info_NNNNN.txt).
 struct InfoFile {

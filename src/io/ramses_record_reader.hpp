@@ -102,4 +102,11 @@ class FortranRecordReader {
   long long size_ = 0, record_start_ = 0;
 };
 
+// A line of a RAMSES text file (info, descriptor, header) without its leading and trailing blanks.
+inline std::string trim(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
 }  // namespace kosmo::io::ramses_detail
