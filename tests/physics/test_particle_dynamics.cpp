@@ -40,14 +40,15 @@ particles::ParticleSet<3>::Particle particle(double x, double y, double z, doubl
 }
 
 TEST(ParticleDynamics, KeplerOrbitConservesEnergyOverTenOrbits) {
-  // Two unit masses 0.2 apart, 13 cells of the finest level 6 (64 cells across, over a 16^3 base),
-  // inside spheres refined to levels 5 and 6 around the centre.
+  // Two unit masses 0.2 apart, 6.4 cells of the finest level 5 (32 cells across, over a 16^3 base),
+  // inside a sphere refined to level 5 around the centre. (Levels 5 and 6, 13 cells apart: energy
+  // error 1.9 %, separation 0.2000-0.2024, but 100 s alone and 450 s in the suite.)
   const double m = 1.0, separation = 0.2;
   const double speed = std::sqrt(m / (2.0 * separation));  // each body: v^2 / (d/2) = m / d^2
   const double period = kPi * separation / speed;
   const std::string namelist = isolated_particles(
-      "&AMR_PARAMS\nlevelmin=4\nlevelmax=6\n/\n&HYDRO_PARAMS\ncourant_factor=0.5\n/\n"
-      "&REFINE_PARAMS\nm_refine=0.0,0.0\nmass_sph=1.0\nx_refine=0.5,0.5\ny_refine=0.5,0.5\nz_refine=0.5,0.5\nr_refine=0.35,0.25\n/\n"
+      "&AMR_PARAMS\nlevelmin=4\nlevelmax=5\n/\n&HYDRO_PARAMS\ncourant_factor=0.5\n/\n"
+      "&REFINE_PARAMS\nm_refine=0.0\nmass_sph=1.0\nx_refine=0.5\ny_refine=0.5\nz_refine=0.5\nr_refine=0.35\n/\n"
       "&POISSON_PARAMS\nepsilon=1e-8\n/\n",
       // Without subcycling: a subcycled level takes its Dirichlet values from the coarser level's
       // potential of that level's step start (as RAMSES), which lags behind two bodies whose own
@@ -84,11 +85,12 @@ TEST(ParticleDynamics, KeplerOrbitConservesEnergyOverTenOrbits) {
                 max_r);
     if (orbit == 1) first_orbit_error = max_energy_error;
   }
-  // The pair energy with the Newtonian potential oscillates by 1.9 % (the mesh force of 13 cells'
-  // separation is not 1/r^2 exactly, so the orbit is not exactly circular), and does not drift.
-  EXPECT_LT(max_energy_error, 0.025);
+  // The pair energy with the Newtonian potential oscillates by 1.24 % (the mesh force at 6.4 cells'
+  // separation is not 1/r^2 exactly, so the orbit is not exactly circular: separation 0.1937 to
+  // 0.2005), and does not drift from the first orbit to the tenth.
+  EXPECT_LT(max_energy_error, 0.02);
   EXPECT_LT(max_energy_error, 1.05 * first_orbit_error);
-  EXPECT_GT(min_r, 0.97 * separation);
+  EXPECT_GT(min_r, 0.96 * separation);
   EXPECT_LT(max_r, 1.03 * separation);
   // (Momentum is not asserted here: forces across coarse-fine boundaries, from a fine solve with
   // Dirichlet values of the coarse potential, are not antisymmetric, as in RAMSES; the pair gains a
