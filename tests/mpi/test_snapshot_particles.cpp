@@ -27,6 +27,7 @@
 #include "io/ramses_writer.hpp"
 #include "io/snapshot_reader.hpp"
 #include "io/snapshot_writer.hpp"
+#include "shared_temporary_directory.hpp"
 
 namespace kosmo::io {
 namespace {
@@ -192,23 +193,8 @@ void expect_all_particles_once(MPI_Comm comm, const SnapshotParticles& share, in
 
 class ParticleSnapshot : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string path;
-    if (mpi_rank() == 0) {
-      std::string pattern = (fs::temp_directory_path() / "kosmo_particles_XXXXXX").string();
-      if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
-      path = pattern;
-    }
-    int length = static_cast<int>(path.size());
-    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    path.resize(static_cast<std::size_t>(length));
-    MPI_Bcast(path.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-    directory_ = path;
-  }
-  void TearDown() override {
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (mpi_rank() == 0) fs::remove_all(directory_);
-  }
+  void SetUp() override { directory_ = test::make_shared_temporary_directory("kosmo_particles"); }
+  void TearDown() override { test::remove_shared_temporary_directory(directory_); }
   fs::path directory_;
 };
 

@@ -19,6 +19,7 @@
 #include "io/info_file.hpp"
 #include "io/snapshot_reader.hpp"
 #include "io/snapshot_writer.hpp"
+#include "shared_temporary_directory.hpp"
 
 namespace kosmo::io {
 namespace {
@@ -197,23 +198,8 @@ std::string file_contents(const fs::path& path) {
 
 class SnapshotWriter : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string path;
-    if (mpi_rank() == 0) {
-      std::string pattern = (fs::temp_directory_path() / "kosmo_snapshot_XXXXXX").string();
-      require(mkdtemp(pattern.data()) != nullptr, "create a temporary directory");
-      path = pattern;
-    }
-    int length = static_cast<int>(path.size());
-    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    path.resize(static_cast<std::size_t>(length));
-    MPI_Bcast(path.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-    directory_ = path;
-  }
-  void TearDown() override {
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (mpi_rank() == 0) fs::remove_all(directory_);
-  }
+  void SetUp() override { directory_ = test::make_shared_temporary_directory("kosmo_snapshot"); }
+  void TearDown() override { test::remove_shared_temporary_directory(directory_); }
   fs::path directory_;
 };
 
