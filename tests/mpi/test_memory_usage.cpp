@@ -17,10 +17,13 @@ TEST(MemoryUsage, RangeOverRanksBracketsEachRank) {
   const auto mine = static_cast<double>(kosmo::parallel::resident_bytes());
   EXPECT_GT(mine, 1e6);
   const auto range = kosmo::parallel::resident_memory_range(MPI_COMM_WORLD);
-  EXPECT_LE(range.min_bytes, mine);
-  EXPECT_GE(range.max_bytes, mine);
+  // The range reads each rank's resident size again, inside the collective, which may itself touch
+  // a few new pages (MPI buffers): seen once in CI, 4 KiB above the earlier reading. Allow 1 MiB.
+  const double slack = 1024.0 * 1024.0;
+  EXPECT_LE(range.min_bytes, mine + slack);
+  EXPECT_GE(range.max_bytes, mine - slack);
   if (heavy) {
-    EXPECT_EQ(range.max_bytes, mine);
+    EXPECT_NEAR(range.max_bytes, mine, slack);
   }
   if (nrank > 1) {
     EXPECT_GT(range.max_bytes - range.min_bytes, 64.0 * 1024 * 1024);
