@@ -7,19 +7,10 @@
 #include <vector>
 
 #include "driver/hydro_simulation.hpp"
+#include "world.hpp"
 
 namespace kosmo::test {
 
-inline int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-inline int world_size() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
 
 // Level, integer cell coordinates, then the conservative variables of every owned leaf cell.
 using Cell = std::vector<double>;

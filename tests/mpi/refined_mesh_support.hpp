@@ -14,6 +14,7 @@
 
 #include "core/oct_tree.hpp"
 #include "parallel/distributed_mesh.hpp"
+#include "world.hpp"
 
 namespace kosmo::test {
 
@@ -22,16 +23,6 @@ using Tree = core::OctTree<D, core::MortonKey>;
 template <int D>
 using Mesh = parallel::DistributedMesh<D, core::MortonKey>;
 
-inline int rank_of_world() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-inline int size_of_world() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
 
 // Refines the leaf cells of `level` whose centre satisfies `where` and whose 3^D - 1 neighbours
 // exist (the 2:1 rule).
@@ -91,7 +82,7 @@ Tree<D> refined_tree() {
 // region pulls walls towards it, and the octs moved to their new owners.
 template <int D>
 void distribute(Tree<D>& tree, Mesh<D>& mesh, bool balanced) {
-  if (rank_of_world() != 0)
+  if (world_rank() != 0)
     for (std::size_t o = 0; o < tree.oct_capacity(); ++o)
       if (tree.alive(static_cast<core::OctIndex>(o))) tree.set_role(static_cast<core::OctIndex>(o), core::OctRole::idle);
   tree.rebuild_level_lists();
