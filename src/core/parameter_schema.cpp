@@ -199,6 +199,12 @@ std::vector<ParameterSpec> build_schema() {
                   "(RAMSES); levelmin cells / 2 gives a PM mesh twice as fine as the particle grid"),
       integer_key("INIT_PARAMS", "seed", 1, at_least(0),
                   "kosmo, filetype='gaussian': seed of the random phases (each mode seeded from its wave vector)"),
+      logical_key("INIT_PARAMS", "ic_invert_phases", false,
+                  "kosmo, filetype='gaussian': flip the sign of every mode (phases shifted by pi), the partner run "
+                  "of a paired simulation (Angulo & Pontzen 2016; GADGET-4's NGENIC_MIRROR_PHASES)"),
+      logical_key("INIT_PARAMS", "ic_fix_amplitudes", false,
+                  "kosmo, filetype='gaussian': every mode's amplitude set to sqrt(P(k)/V), random phases only "
+                  "(Angulo & Pontzen 2016; GADGET-4's NGENIC_FIX_MODE_AMPLITUDES)"),
 
       // &HYDRO_PARAMS (hydro/hydro_parameters.f90)
       real_key("HYDRO_PARAMS", "gamma", 1.4, above(1), "adiabatic index of the ideal gas"),

@@ -230,6 +230,8 @@ void GaussianRandomField::generate() {
   }
   fourier_.assign(fourier_size(n), {0.0, 0.0});
   const std::uint64_t seed = parameters_.seed;
+  const double sign = parameters_.invert_phases ? -1.0 : 1.0;
+  const bool fixed = parameters_.fix_amplitudes;
   const std::ptrdiff_t rows = static_cast<std::ptrdiff_t>(n) * n;
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t row = 0; row < rows; ++row) {
@@ -238,8 +240,9 @@ void GaussianRandomField::generate() {
     if (ky == n / 2 || kz == n / 2) continue;  // Nyquist: zero
     for (int kx = 0; kx < half - 1; ++kx) {
       const int square = kx * kx + ky * ky + kz * kz;
-      fourier_[static_cast<std::size_t>(row * half + kx)] =
-          amplitude[static_cast<std::size_t>(square)] * mode_gaussian(seed, kx, ky, kz);
+      std::complex<double> mode = mode_gaussian(seed, kx, ky, kz);
+      if (fixed && square > 0) mode /= std::abs(mode);
+      fourier_[static_cast<std::size_t>(row * half + kx)] = sign * amplitude[static_cast<std::size_t>(square)] * mode;
     }
   }
 }

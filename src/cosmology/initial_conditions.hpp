@@ -59,6 +59,12 @@ struct GaussianFieldParameters {
   double box_size = 100.0;   // L, comoving Mpc/h
   std::uint64_t seed = 1;
   double a_start = 0.02;     // expansion factor of the field (P scaled by D(a_start)^2)
+  // Paired-and-fixed fields (Angulo & Pontzen 2016): a paired partner has every mode's sign
+  // flipped, so the average of the two runs cancels the odd orders of perturbation theory (the
+  // cross term <delta_1 delta_2> that makes one realisation's large-scale growth scatter); fixed
+  // amplitudes set |delta_k|^2 = P(k)/V and keep only the random phases.
+  bool invert_phases = false;
+  bool fix_amplitudes = false;
 };
 
 // A Gaussian random overdensity field delta(k) with <|delta_k|^2> = P(k, a_start) / V, P from

@@ -94,6 +94,9 @@ Setup setup_of(const core::ParameterSet& params) {
                            << ") divided by a power of two");
     s.n = static_cast<int>(lattice);
   }
+  for (const char* key : {"ic_invert_phases", "ic_fix_amplitudes"})
+    KOSMO_REQUIRE(!params.get_bool("INIT_PARAMS", key) || params.get_string("INIT_PARAMS", "filetype") == "gaussian",
+                  s.source << ": &INIT_PARAMS: " << key << " applies to filetype='gaussian' (grafic files fix their own modes)");
   s.gas = params.get_bool("RUN_PARAMS", "hydro");
   if (s.gas)
     KOSMO_REQUIRE(std::fabs(params.get_real("HYDRO_PARAMS", "gamma") - 5.0 / 3.0) < 1e-6,
@@ -130,6 +133,8 @@ CosmologicalStart from_generator(const core::ParameterSet& params, const Setup& 
   g.box_size = box;
   g.seed = static_cast<std::uint64_t>(params.get_int("INIT_PARAMS", "seed"));
   g.a_start = aexp;
+  g.invert_phases = params.get_bool("INIT_PARAMS", "ic_invert_phases");
+  g.fix_amplitudes = params.get_bool("INIT_PARAMS", "ic_fix_amplitudes");
   const cosmology::GaussianRandomField field(g, spectrum);
   cosmology::DisplacementField psi = cosmology::zeldovich_displacement(field.fourier(), setup.n, box);
   const double velocity_factor = cosmology::zeldovich_velocity_factor_super_comoving(model->background(), aexp);

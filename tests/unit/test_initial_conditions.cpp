@@ -198,6 +198,40 @@ TEST(InitialConditions, ModesIndependentOfGridSize) {
   EXPECT_GT(compared, 1500);
 }
 
+TEST(InitialConditions, PairedAndFixedFields) {
+  // ic_invert_phases: every mode of the partner is minus the original's; ic_fix_amplitudes: every
+  // mode has |delta_k|^2 = P(k)/V exactly and keeps the original's phase.
+  const auto power = [](double k) { return 1.0e4 * k / (1.0 + std::pow(k / 0.1, 3)); };
+  GaussianFieldParameters original, inverted, fixed;
+  original.n = inverted.n = fixed.n = 16;
+  original.seed = inverted.seed = fixed.seed = 11;
+  inverted.invert_phases = true;
+  fixed.fix_amplitudes = true;
+  const GaussianRandomField a(original, power), b(inverted, power), c(fixed, power);
+  const double fundamental = 2.0 * pi / original.box_size, volume = std::pow(original.box_size, 3);
+  int nonzero = 0;
+  double amplitude_scatter = 0.0;
+  for (int z = 0; z < 16; ++z)
+    for (int y = 0; y < 16; ++y)
+      for (int kx = 0; kx < 9; ++kx) {
+        const std::size_t i = fourier_index(kx, y, z, 16);
+        ASSERT_EQ(b.fourier()[i], -a.fourier()[i]);
+        if (std::abs(a.fourier()[i]) == 0.0) {
+          ASSERT_EQ(std::abs(c.fourier()[i]), 0.0);
+          continue;
+        }
+        const int ky = signed_wavenumber(y, 16), kz = signed_wavenumber(z, 16);
+        const double k = fundamental * std::sqrt(static_cast<double>(kx * kx + ky * ky + kz * kz));
+        ASSERT_NEAR(std::norm(c.fourier()[i]) * volume / power(k), 1.0, 1e-12) << kx << " " << ky << " " << kz;
+        ASSERT_NEAR(std::arg(c.fourier()[i] / a.fourier()[i]), 0.0, 1e-12);
+        amplitude_scatter += std::fabs(std::norm(a.fourier()[i]) * volume / power(k) - 1.0);
+        ++nonzero;
+      }
+  EXPECT_GT(nonzero, 1500);
+  // The unfixed field's |delta_k|^2 V / P is exponentially distributed: mean |x - 1| = 2/e.
+  EXPECT_NEAR(amplitude_scatter / nonzero, 2.0 / std::exp(1.0), 0.05);
+}
+
 TEST(InitialConditions, ModeGaussianHasUnitVarianceAndUniformPhases) {
   // <|g|^2> = 1 and <g> = 0, <g^2> = 0 over 10^5 modes (standard errors ~0.003).
   double sum_norm = 0.0;
