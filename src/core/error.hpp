@@ -12,6 +12,13 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// An error raised on every rank at once with the same message (parallel/collective_check.hpp):
+// main() can then report it once and end every rank cleanly, without MPI_Abort.
+class CollectiveError : public Error {
+ public:
+  explicit CollectiveError(const std::string& message) : Error(message) {}
+};
+
 }  // namespace kosmo
 
 #define KOSMO_FAIL(message)                       \

@@ -15,6 +15,7 @@
 #include "io/ramses_reader.hpp"
 #include "io/snapshot_reader.hpp"
 #include "io/snapshot_writer.hpp"
+#include "parallel/collective_check.hpp"
 #include "parallel/memory_usage.hpp"
 
 namespace kosmo::driver {
@@ -35,7 +36,8 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   MPI_Comm_rank(comm, &rank);
   HydroSimulation<D> sim(params, comm);
   const auto nrestart = static_cast<int>(params.get_int("RUN_PARAMS", "nrestart"));
-  prepare_start(sim, params, nrestart > 0);
+  // Every rank reads the same initial conditions: a bad file stops all ranks with one message.
+  parallel::run_collectively(comm, [&] { prepare_start(sim, params, nrestart > 0); });
   const CosmologicalModel* cosmology = sim.cosmology();
   if (nrestart > 0) {
     // &OUTPUT_PARAMS informat: kosmo's HDF5 snapshot (bit for bit) or RAMSES' binary files.

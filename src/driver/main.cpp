@@ -79,9 +79,19 @@ int main(int argc, char** argv) {
                 << params.summary() << "\n";
     }
     kosmo::driver::run(params, MPI_COMM_WORLD, std::cout);
+  } catch (const kosmo::CollectiveError& error) {
+    // Every rank stopped here together (bad initial conditions, a missing restart file).
+    if (rank == 0) std::cerr << "kosmo: error: " << error.what() << "\n";
+    MPI_Finalize();
+    return 2;
   } catch (const std::exception& error) {
     std::cerr << "kosmo: error (rank " << rank << "): " << error.what() << "\n";
     std::cerr.flush();
+    // One rank has nothing to abort (and OpenMPI's singleton abort adds its own noise).
+    if (nrank == 1) {
+      MPI_Finalize();
+      return 1;
+    }
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   if (rank == 0) std::cout << " Run completed\n";

@@ -1,5 +1,6 @@
 #include "parallel/collective_check.hpp"
 
+#include <string>
 #include <vector>
 
 #include "core/error.hpp"
@@ -25,7 +26,7 @@ void require_on_all_ranks(MPI_Comm comm, bool ok, const std::string& message_if_
   std::string message(static_cast<std::size_t>(length), '\0');
   if (rank == first_failed) message = message_if_failed;
   MPI_Bcast(message.data(), length, MPI_CHAR, first_failed, comm);
-  KOSMO_FAIL("rank " << first_failed << ": " << message);
+  throw CollectiveError("rank " + std::to_string(first_failed) + ": " + message);
 }
 
 }  // namespace kosmo::parallel

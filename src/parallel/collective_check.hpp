@@ -10,8 +10,9 @@ namespace kosmo::parallel {
 // True on every rank when `condition` holds on at least one rank.
 bool any_rank(MPI_Comm comm, bool condition);
 
-// Throws kosmo::Error on every rank when `ok` is false on any rank. The message of the lowest
-// failing rank is broadcast (prefixed "rank N: "), so every rank reports the same cause.
+// Throws kosmo::CollectiveError on every rank when `ok` is false on any rank. The message of the
+// lowest failing rank is broadcast (prefixed "rank N: "), so every rank reports
+// the same cause.
 void require_on_all_ranks(MPI_Comm comm, bool ok, const std::string& message_if_failed);
 
 // Runs `step` on this rank, then every rank learns whether it threw anywhere: if so, all ranks
