@@ -13,10 +13,14 @@ namespace {
 
 struct Setup {
   std::string source;
-  int n = 0;
+  int mesh = 0;  // levelmin cells per axis
+  int n = 0;     // particle lattice (initial-condition grid) per axis
   bool gas = false;
   double boxlen = 1.0;
+  core::InterpolationType interpolation = core::InterpolationType::minmod;
 };
+
+bool is_power_of_two(long long value) { return value > 0 && (value & (value - 1)) == 0; }
 
 // The displacement psi (box units) and velocity (code units) of each levelmin cell, and the gas
 // overdensity and velocity, in the grafic plane order (x fastest).
@@ -33,6 +37,7 @@ CosmologicalStart assemble(const Setup& setup, std::shared_ptr<const Cosmologica
   start.aexp = aexp;
   const int n = setup.n;
   start.n = n;
+  start.interpolation = setup.interpolation;
   const std::size_t cells = static_cast<std::size_t>(n) * n * n;
   const auto& cosmology = start.model->parameters();
   const double baryon_fraction = setup.gas ? cosmology.omega_b / cosmology.omega_m : 0.0;
@@ -81,19 +86,22 @@ Setup setup_of(const core::ParameterSet& params) {
   KOSMO_REQUIRE(nx == params.get_int("AMR_PARAMS", "ny") && nx == params.get_int("AMR_PARAMS", "nz"),
                 s.source << ": &AMR_PARAMS: cosmological runs need a cubic coarse grid (nx = ny = nz)");
   // Level l has nx 2^l cells per axis (RAMSES: levelmin=7 is a 128^3 box).
-  s.n = static_cast<int>(nx << params.get_int("AMR_PARAMS", "levelmin"));
-  // kosmo: the generator's particle lattice may be coarser than the levelmin mesh (a PM mesh twice
-  // as fine as the particle grid, as GADGET's PMGRID = 2 N): the particles then start on cell faces
-  // of the mesh, not at the CIC kernel's kink at cell centres.
+  s.mesh = static_cast<int>(nx << params.get_int("AMR_PARAMS", "levelmin"));
+  s.n = s.mesh;
+  // kosmo: the particle lattice may be coarser than the levelmin mesh (a PM mesh twice as fine as
+  // the particle grid, as GADGET's PMGRID = 2 N): the particles then start on cell faces of the mesh,
+  // not at the CIC kernel's kink at cell centres. The generator's lattice is ic_lattice; grafic
+  // files bring their own (checked against the mesh when they are read).
   const long long lattice = params.get_int("INIT_PARAMS", "ic_lattice");
   if (lattice > 0) {
     KOSMO_REQUIRE(params.get_string("INIT_PARAMS", "filetype") == "gaussian",
                   s.source << ": &INIT_PARAMS: ic_lattice applies to filetype='gaussian' (grafic files fix their own grid)");
-    KOSMO_REQUIRE(lattice <= s.n && s.n % lattice == 0 && ((s.n / lattice) & (s.n / lattice - 1)) == 0,
-                  s.source << ": &INIT_PARAMS: ic_lattice=" << lattice << " must be the levelmin grid (" << s.n
+    KOSMO_REQUIRE(lattice <= s.mesh && s.mesh % lattice == 0 && is_power_of_two(s.mesh / lattice),
+                  s.source << ": &INIT_PARAMS: ic_lattice=" << lattice << " must be the levelmin grid (" << s.mesh
                            << ") divided by a power of two");
     s.n = static_cast<int>(lattice);
   }
+  s.interpolation = static_cast<core::InterpolationType>(params.get_int("REFINE_PARAMS", "interpol_type"));
   for (const char* key : {"ic_invert_phases", "ic_fix_amplitudes"})
     KOSMO_REQUIRE(!params.get_bool("INIT_PARAMS", key) || params.get_string("INIT_PARAMS", "filetype") == "gaussian",
                   s.source << ": &INIT_PARAMS: " << key << " applies to filetype='gaussian' (grafic files fix their own modes)");
@@ -170,10 +178,16 @@ CosmologicalStart from_grafic(const core::ParameterSet& params, const Setup& set
   const std::filesystem::path directory(initfile[0]);
   const io::GraficDirectory dir = io::check_grafic_directory(directory);
   const io::GraficHeader& h = dir.header;
-  KOSMO_REQUIRE(h.np1 == setup.n && h.np2 == setup.n && h.np3 == setup.n,
+  // RAMSES reads a grafic grid equal to the levelmin mesh; kosmo also takes one coarser by a power
+  // of two (the particles' lattice, the mesh finer than it as with ic_lattice).
+  KOSMO_REQUIRE(h.np1 == h.np2 && h.np1 == h.np3 && h.np1 <= setup.mesh && setup.mesh % h.np1 == 0 &&
+                    is_power_of_two(setup.mesh / h.np1),
                 (directory / "ic_deltab").string() << ": the grafic grid is " << h.np1 << "x" << h.np2 << "x" << h.np3
-                                                   << " but levelmin and nx of " << setup.source << " give " << setup.n
-                                                   << "^3 cells: set levelmin so that nx 2^levelmin = " << h.np1);
+                                                   << " but levelmin and nx of " << setup.source << " give " << setup.mesh
+                                                   << "^3 cells: set levelmin so that nx 2^levelmin = " << h.np1
+                                                   << " (or that grid times a power of two)");
+  Setup grid = setup;
+  grid.n = h.np1;
   bool velocities = false;
   for (const std::string& f : dir.files) velocities = velocities || f == "ic_velcx";
   KOSMO_REQUIRE(velocities, (directory / "ic_velcx").string() << ": missing (grafic initial conditions need ic_velcx/y/z)");
@@ -223,22 +237,49 @@ CosmologicalStart from_grafic(const core::ParameterSet& params, const Setup& set
   if (dir.has_particle_ids) {
     fields.ids = io::read_grafic_id_planes(directory / "ic_particle_ids", 0, h.np3);
   }
-  return assemble(setup, std::move(model), aexp, std::move(fields));
+  return assemble(grid, std::move(model), aexp, std::move(fields));
 }
 
 }  // namespace
 
-void CosmologicalStart::gas_state(const std::array<double, 3>& x, double boxlen, double* q) const {
-  std::size_t c = 0, stride = 1;
-  for (int d = 0; d < 3; ++d) {
-    int i = static_cast<int>(std::floor(x[static_cast<std::size_t>(d)] / boxlen * n));
-    i = std::min(std::max(i, 0), n - 1);
-    c += stride * static_cast<std::size_t>(i);
-    stride *= static_cast<std::size_t>(n);
+void CosmologicalStart::gas_state(const std::array<double, 3>& x, double boxlen, double dx, double* q) const {
+  const double h = boxlen / n;  // initial-condition cell
+  std::array<int, 3> cell{};
+  std::array<double, 3> offset{};  // from the cell centre, in cell widths
+  for (std::size_t d = 0; d < 3; ++d) {
+    cell[d] = std::min(std::max(static_cast<int>(std::floor(x[d] / h)), 0), n - 1);
+    offset[d] = x[d] / h - (cell[d] + 0.5);
   }
-  q[0] = density[c];
-  for (int d = 0; d < 3; ++d) q[1 + d] = velocity[static_cast<std::size_t>(d)][c];
-  q[4] = pressure[c];
+  auto index = [this](std::array<int, 3> c) {
+    std::size_t i = 0;
+    for (int d = 2; d >= 0; --d) i = i * static_cast<std::size_t>(n) + static_cast<std::size_t>((c[static_cast<std::size_t>(d)] % n + n) % n);
+    return i;
+  };
+  // Conserved per volume: density, momentum, pressure (what prolongation keeps, as interpol_var=0
+  // keeps RAMSES' conservative variables; the cold start makes pressure and energy equivalent).
+  auto conserved = [this](std::size_t i, int v) {
+    if (v == 0) return density[i];
+    if (v == 4) return pressure[i];
+    return density[i] * velocity[static_cast<std::size_t>(v - 1)][i];
+  };
+  const std::size_t centre = index(cell);
+  double u[5];
+  for (int v = 0; v < 5; ++v) {
+    const double mid = conserved(centre, v);
+    u[v] = mid;
+    if (dx >= h * (1.0 - 1e-12)) continue;  // as coarse as the grid: its value
+    for (std::size_t d = 0; d < 3; ++d) {
+      std::array<int, 3> left = cell, right = cell;
+      --left[d];
+      ++right[d];
+      const double slope =
+          core::prolongation_slope(interpolation, v >= 1 && v <= 3, conserved(index(left), v), mid, conserved(index(right), v));
+      u[v] += slope * offset[d];
+    }
+  }
+  q[0] = u[0];
+  for (int d = 0; d < 3; ++d) q[1 + d] = u[1 + d] / u[0];
+  q[4] = u[4];
 }
 
 CosmologicalStart cosmological_start(const core::ParameterSet& params) {

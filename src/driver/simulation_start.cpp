@@ -23,7 +23,7 @@ void prepare_start(HydroSimulation<D>& sim, const core::ParameterSet& params, bo
       sim.set_initial_particles(std::move(start->particles));
       if (sim.gas()) {
         const double boxlen = params.get_real("AMR_PARAMS", "boxlen");
-        sim.set_initial_condition([start, boxlen](const std::array<double, 3>& x, double, double* q) { start->gas_state(x, boxlen, q); });
+        sim.set_initial_condition([start, boxlen](const std::array<double, 3>& x, double dx, double* q) { start->gas_state(x, boxlen, dx, q); });
       }
       return;
     }

@@ -90,7 +90,7 @@ def test_truncated_grafic_file(tmp_path, run_kosmo, grafic_directory, nrank):
 def test_grafic_grid_that_levelmin_does_not_match(tmp_path, run_kosmo, grafic_directory):
     namelist = tmp_path / "cosmo.nml"
     namelist.write_text(NAMELIST.format(init=f"filetype='grafic'\ninitfile(1)='{grafic_directory}'")
-                        .replace("levelmin=3\nlevelmax=3", "levelmin=4\nlevelmax=4"))
+                        .replace("levelmin=3\nlevelmax=3", "levelmin=2\nlevelmax=2"))
     result = run_kosmo(["run", str(namelist)], tmp_path, check=False)
     assert result.returncode != 0 and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "ic_deltab" in result.stderr and "levelmin" in result.stderr and "cosmo.nml" in result.stderr
