@@ -2,13 +2,14 @@
 //
 // Every multigrid level keeps a neighbour cache (seeds/000 App. D.1): for a regular oct (see MgLevel)
 // its 2D face-neighbour octs; for the other octs, for each cell it will relax, the tree indices of its
-// 2D face neighbours, or a code for "zero" (homogeneous Dirichlet: an inactive or missing cell, whose
-// inhomogeneous value, on the solved level, is folded into the right-hand side as RAMSES' BC-modified
-// rhs f(:,2)) or "self" (zero-gradient wall). The sweeps then do no hash lookup. The caches are kept
-// from one solve to the next while the mesh is unchanged (MeshCache): building them cost about as much
-// as the V-cycles of a solve to 1e-4. What still runs at every solve: the masks (their exchanges are
-// part of the solve's counted communication), the Dirichlet values of the boundary cells (they depend
-// on phi), the rhs and the setup sums.
+// 2D face neighbours, or a code for "zero" (a masked cell: on the solved level a missing one, whose
+// value is folded into the right-hand side as RAMSES' BC-modified rhs f(:,2); on a coarser level an
+// inactive or missing one, which only raises the cell's diagonal: mask weights and sinks) or "self"
+// (zero-gradient wall), and the cell's diagonal. The sweeps then do no hash lookup. The caches are
+// kept from one solve to the next while the mesh is unchanged (MeshCache): building them cost about as
+// much as the V-cycles of a solve to 1e-4. What still runs at every solve: the masks and the sinks
+// (their exchanges are part of the solve's counted communication), the Dirichlet values of the
+// boundary cells (they depend on phi), the rhs and the setup sums.
 //
 // Results do not depend on the thread count, bit for bit: a colour of red-black Gauss-Seidel reads
 // only the other colour (face neighbours differ in the parity of their coordinate sum), restriction and
@@ -19,6 +20,7 @@
 #include "gravity/octree_multigrid.hpp"
 
 #include "gravity/coarse_interpolation.hpp"
+#include "gravity/octree_multigrid_sinks.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -39,33 +41,24 @@ using core::OctIndex;
 // Neighbour codes of the caches (non-negative entries are tree cell indices).
 constexpr CellIndex kZero = -1;  // homogeneous Dirichlet neighbour: contributes 0
 constexpr CellIndex kSelf = -2;  // zero-gradient wall: the missing cell equals the cell itself
-// Face-neighbour octs: core::no_oct when the oct does not exist, kOutside beyond a non-periodic wall.
-constexpr OctIndex kOutside = -2;
-
-// Lists shorter than this run on one thread (a parallel region costs about what such a loop does).
-constexpr std::size_t kParallelOcts = 256;
-
-template <int D>
-constexpr int kCells = 1 << D;
-template <int D>
-constexpr int kDirections = 2 * D;
+using octree_multigrid_detail::kCells;
+using octree_multigrid_detail::kDirections;
+using octree_multigrid_detail::kOutside;
+using octree_multigrid_detail::kParallelOcts;
 template <int D>
 constexpr int kStencil = D == 1 ? 3 : (D == 2 ? 9 : 27);
 
 struct Coefficients {
   double h2 = 0.0, inverse_h2 = 0.0;
-  // Indexed by the diagonal 2D - (number of zero-gradient wall faces): 1 / diagonal and h^2 / diagonal.
-  std::array<double, 7> inverse_diagonal{}, h2_over_diagonal{};
+  double inverse_diagonal = 0.0, h2_over_diagonal = 0.0;  // of a cell with 2D active neighbours: 1 / 2D, h^2 / 2D
 };
 
 Coefficients coefficients(double h, int dimension) {
   Coefficients k;
   k.h2 = h * h;
   k.inverse_h2 = 1.0 / k.h2;
-  for (int diagonal = 1; diagonal <= 2 * dimension; ++diagonal) {
-    k.inverse_diagonal[static_cast<std::size_t>(diagonal)] = 1.0 / diagonal;
-    k.h2_over_diagonal[static_cast<std::size_t>(diagonal)] = k.h2 / diagonal;
-  }
+  k.inverse_diagonal = 1.0 / (2 * dimension);
+  k.h2_over_diagonal = k.h2 / (2 * dimension);
   return k;
 }
 
@@ -86,6 +79,9 @@ struct MgLevel {
   std::vector<std::array<OctIndex, kDirections<D>>> face_octs;  // per oct: the oct across each face (or no_oct, kOutside)
   std::vector<std::int32_t> block;                            // per oct: -1 when regular, else its block of `neighbours`
   std::vector<CellIndex> neighbours;  // per irregular oct, cell and direction 2 * axis + side: index or code
+  // per irregular oct and cell: the diagonal of L_h h^2 (2D, less the zero-gradient faces, plus the
+  // mask weights of a coarse level's masked neighbours: see build_neighbours), 1 / diagonal, h^2 / diagonal
+  std::vector<double> diagonal, inverse_diagonal, h2_over_diagonal;
   std::vector<OctIndex> reset_octs;       // owned and ghost octs with an active cell: e = 0 before a visit
   std::vector<CellIndex> father_stencil;  // per oct: the 3^D level-1 cells around its father (prolongation)
 };
@@ -119,8 +115,7 @@ bool outside_box(const core::OctTree<D, core::MortonKey>& tree, int level, const
 template <int D, bool Reciprocal, int Colour>
 void sweep(const MgLevel<D>& m, double* x, const double* f) {
   const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
-  constexpr auto full = static_cast<std::size_t>(kDirections<D>);
-  const double inverse_diagonal = m.k.inverse_diagonal[full], h2_over_diagonal = m.k.h2_over_diagonal[full];
+  const double inverse_diagonal = m.k.inverse_diagonal, h2_over_diagonal = m.k.h2_over_diagonal;
 #pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const OctIndex o = m.octs[static_cast<std::size_t>(i)];
@@ -144,22 +139,17 @@ void sweep(const MgLevel<D>& m, double* x, const double* f) {
     for (int c = 0; c < kCells<D>; ++c) {
       if ((std::popcount(static_cast<unsigned>(c)) & 1) != Colour || ((bits >> c) & 1u) == 0) continue;
       const CellIndex cell = CellIndex{o} * kCells<D> + c;
-      const CellIndex* nb = m.neighbours.data() + (CellIndex{block} * kCells<D> + c) * kDirections<D>;
+      const auto slot = static_cast<std::size_t>(block) * kCells<D> + static_cast<std::size_t>(c);
+      const CellIndex* nb = m.neighbours.data() + slot * kDirections<D>;
       double sum = 0.0;
-      int diagonal = kDirections<D>;
-      for (int j = 0; j < kDirections<D>; ++j) {
-        if (nb[j] >= 0) {
-          sum += x[nb[j]];
-        } else if (nb[j] == kSelf) {
-          --diagonal;
-        }
-      }
-      // seeds/000 eq. (17): phi = (sum_j phi_j - h^2 f) / (2D), with the diagonal reduced by the
-      // zero-gradient faces (their neighbour is the cell itself).
+      for (int j = 0; j < kDirections<D>; ++j)
+        if (nb[j] >= 0) sum += x[nb[j]];
+      // seeds/000 eq. (17): phi = (sum_j phi_j - h^2 f) / diagonal, the diagonal 2D reduced by the
+      // zero-gradient faces (their neighbour is the cell itself) and raised by masked neighbours.
       if constexpr (Reciprocal) {
-        x[cell] = m.k.inverse_diagonal[static_cast<std::size_t>(diagonal)] * sum - m.k.h2_over_diagonal[static_cast<std::size_t>(diagonal)] * f[cell];
+        x[cell] = m.inverse_diagonal[slot] * sum - m.h2_over_diagonal[slot] * f[cell];
       } else {
-        x[cell] = (sum - m.k.h2 * f[cell]) / diagonal;
+        x[cell] = (sum - m.k.h2 * f[cell]) / m.diagonal[slot];
       }
     }
   }
@@ -189,19 +179,16 @@ double residual(const MgLevel<D>& m, const double* x, const double* f, double* r
       if (((bits >> c) & 1u) == 0) continue;
       const CellIndex cell = CellIndex{o} * kCells<D> + c;
       double sum = 0.0;
-      int diagonal = kDirections<D>;
+      double diagonal = kDirections<D>;
       if (block < 0) {
         const auto& face = m.face_octs[static_cast<std::size_t>(i)];
         for (int j = 0; j < kDirections<D>; ++j) sum += x[regular_neighbour<D>(o, face, c, j)];
       } else {
-        const CellIndex* nb = m.neighbours.data() + (CellIndex{block} * kCells<D> + c) * kDirections<D>;
-        for (int j = 0; j < kDirections<D>; ++j) {
-          if (nb[j] >= 0) {
-            sum += x[nb[j]];
-          } else if (nb[j] == kSelf) {
-            --diagonal;
-          }
-        }
+        const auto slot = static_cast<std::size_t>(block) * kCells<D> + static_cast<std::size_t>(c);
+        const CellIndex* nb = m.neighbours.data() + slot * kDirections<D>;
+        for (int j = 0; j < kDirections<D>; ++j)
+          if (nb[j] >= 0) sum += x[nb[j]];
+        diagonal = m.diagonal[slot];
       }
       const double laplacian_h2 = sum - diagonal * x[cell];
       if constexpr (Reciprocal) {
@@ -309,8 +296,8 @@ struct BoundaryCell {
 // its mask is > 0. `walls_dirichlet`: box walls are homogeneous Dirichlet (else zero gradient, kSelf).
 // `boundary` (solved level only) receives the cells with Dirichlet faces, in list order.
 template <int D>
-void build_neighbours(const core::OctTree<D, core::MortonKey>& tree, MgLevel<D>& m, const double* mask, bool walls_dirichlet,
-                      std::vector<BoundaryCell>* boundary) {
+void build_neighbours(const core::OctTree<D, core::MortonKey>& tree, MgLevel<D>& m, const double* mask, const double* sink,
+                      bool walls_dirichlet, std::vector<BoundaryCell>* boundary) {
   using Tree = core::OctTree<D, core::MortonKey>;
   const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
   const auto extent = tree.extent(m.level);
@@ -340,6 +327,22 @@ void build_neighbours(const core::OctTree<D, core::MortonKey>& tree, MgLevel<D>&
     }
     return dirichlet;
   };
+  // RAMSES' mask-weighted coarse operator (multigrid_fine_coarse.f90, gauss_seidel_mg_coarse;
+  // Guillet & Teyssier 2011): on a coarse level the correction vanishes where the mask, linear
+  // between the centres of an active cell c and its masked neighbour n (mask_n <= 0; -1 for a
+  // neighbour that does not exist or lies beyond a Dirichlet wall), crosses zero. The neighbour then
+  // counts as e_n = e_c mask_n / mask_c: nothing in the sum, -mask_n / mask_c on the diagonal. With
+  // e_n = 0 instead (kosmo before), the zero sat at the neighbour's centre, half a coarse cell beyond
+  // the fine level's boundary at the first coarse level and further at each coarser one: the coarse
+  // problems saw a larger domain than the fine one and over-corrected its smooth modes (a refined
+  // smooth region over half a periodic 16^3 box: 1.7 residual reduction per V-cycle, 4.4 with the
+  // mask weights). On the solved level (mask null) a missing neighbour's value is Dirichlet data.
+  auto masked_neighbour = [&](OctIndex o, const std::array<OctIndex, kDirections<D>>& face, int c, int dir) {
+    const int axis = dir / 2;
+    const OctIndex source = ((c >> axis) & 1) == (dir & 1) ? face[static_cast<std::size_t>(dir)] : o;
+    if (source == kOutside || source == core::no_oct || tree.role(source) == core::OctRole::idle) return -1.0;
+    return std::min(mask[CellIndex{source} * kCells<D> + (c ^ (1 << axis))], 0.0);
+  };
   m.face_octs.resize(m.octs.size());
   m.block.assign(m.octs.size(), -1);
   std::vector<std::uint8_t> regular(m.octs.size(), 0);
@@ -357,26 +360,46 @@ void build_neighbours(const core::OctTree<D, core::MortonKey>& tree, MgLevel<D>&
     for (int c = 0; c < kCells<D> && is_regular; ++c) {
       codes(o, face, c, out.data());
       for (CellIndex code : out) is_regular = is_regular && code >= 0;
+      if (sink) is_regular = is_regular && sink[CellIndex{o} * kCells<D> + c] == 0.0;
     }
     regular[static_cast<std::size_t>(i)] = is_regular ? 1 : 0;
   }
   std::int32_t blocks = 0;
   for (std::size_t i = 0; i < m.octs.size(); ++i)
     if (!regular[i]) m.block[i] = blocks++;
-  m.neighbours.assign(static_cast<std::size_t>(blocks) * kCells<D> * kDirections<D>, kZero);
-  std::vector<std::uint8_t> dirichlet(boundary ? static_cast<std::size_t>(blocks) * kCells<D> : 0, 0);
+  const auto slots = static_cast<std::size_t>(blocks) * kCells<D>;
+  m.neighbours.assign(slots * kDirections<D>, kZero);
+  m.diagonal.assign(slots, static_cast<double>(kDirections<D>));
+  std::vector<std::uint8_t> dirichlet(boundary ? slots : 0, 0);
 #pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     const std::int32_t block = m.block[static_cast<std::size_t>(i)];
     if (block < 0) continue;
+    const OctIndex o = m.octs[static_cast<std::size_t>(i)];
+    const auto& face = m.face_octs[static_cast<std::size_t>(i)];
     const unsigned bits = m.active[static_cast<std::size_t>(i)];
     for (int c = 0; c < kCells<D>; ++c) {
       if (((bits >> c) & 1u) == 0) continue;  // inactive: never relaxed, its codes stay kZero
       const auto slot = static_cast<std::size_t>(block) * kCells<D> + static_cast<std::size_t>(c);
-      const std::uint8_t faces = codes(m.octs[static_cast<std::size_t>(i)], m.face_octs[static_cast<std::size_t>(i)], c,
-                                       m.neighbours.data() + slot * kDirections<D>);
+      CellIndex* out = m.neighbours.data() + slot * kDirections<D>;
+      const std::uint8_t faces = codes(o, face, c, out);
       if (boundary) dirichlet[slot] = faces;
+      double diagonal = kDirections<D> + (sink ? sink[CellIndex{o} * kCells<D> + c] : 0.0);
+      for (int dir = 0; dir < kDirections<D>; ++dir) {
+        if (out[dir] == kSelf) {
+          diagonal -= 1.0;
+        } else if (out[dir] == kZero && mask != nullptr) {
+          diagonal -= masked_neighbour(o, face, c, dir) / mask[CellIndex{o} * kCells<D> + c];
+        }
+      }
+      m.diagonal[slot] = diagonal;
     }
+  }
+  m.inverse_diagonal.resize(slots);
+  m.h2_over_diagonal.resize(slots);
+  for (std::size_t slot = 0; slot < slots; ++slot) {
+    m.inverse_diagonal[slot] = 1.0 / m.diagonal[slot];
+    m.h2_over_diagonal[slot] = m.k.h2 / m.diagonal[slot];
   }
   if (boundary) {
     boundary->clear();
@@ -395,9 +418,10 @@ void build_neighbours(const core::OctTree<D, core::MortonKey>& tree, MgLevel<D>&
 // oct is created or destroyed or the pool compacted; a load balance can also move octs between the
 // owned and ghost lists or change roles, which the generation does not see, so the key also holds
 // full copies of the level lists 1..L (comparing them costs a memcmp over one int per oct). The coarse
-// levels depend on the masks too, ghosts included (they come from other ranks): the key holds the
-// active bits of every owned and ghost oct of each coarse multigrid level, compared with the masks
-// recomputed at every solve.
+// levels depend on the masks too, ghosts included (they come from other ranks), and on the sinks:
+// the key holds, per coarse multigrid level, the mask of every cell of the owned and ghost octs and
+// the sink of every owned cell, compared with the values recomputed at every solve (the mask weights
+// and sinks use the values, not only their signs, and a ghost's can change with no change here).
 template <int D>
 struct MeshCache {
   bool valid = false;  // the solved level's part: levels[0] without its father_stencil, boundary
@@ -409,7 +433,7 @@ struct MeshCache {
   long long dirichlet_faces = 0;
   bool coarse_valid = false;  // levels[1..] and levels[0].father_stencil
   int coarsest = 0;
-  std::vector<std::vector<std::uint8_t>> active_bits;  // per coarse multigrid level: owned then ghost octs
+  std::vector<std::vector<double>> coarse_key;  // per coarse multigrid level: masks (owned, ghost octs), sinks (owned)
 };
 
 }  // namespace
@@ -527,7 +551,7 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
     fine.k = coefficients(tree_.cell_size(L), D);
     fine.octs = tree_.octs_at_level(L);
     fine.active.assign(fine.octs.size(), all_cells);
-    build_neighbours<D>(tree_, fine, nullptr, walls_dirichlet, &cache.boundary);
+    build_neighbours<D>(tree_, fine, nullptr, nullptr, walls_dirichlet, &cache.boundary);
     cache.dirichlet_faces = 0;
     for (const BoundaryCell& b : cache.boundary) cache.dirichlet_faces += std::popcount(static_cast<unsigned>(b.directions));
     impl.levels.push_back(std::move(fine));
@@ -638,62 +662,47 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
   // The coarsest multigrid level: the last of L-1, L-2, ... that has active cells somewhere.
   int coarsest = L;
   while (coarsest - 1 >= 1 && setup_sums[static_cast<std::size_t>(coarsest - 1)] > 0.0) --coarsest;
-  // A coarse level whose every cell is active in a box periodic along every axis has no cell where
-  // the correction is pinned (e = 0): its operator is singular, while the restricted residual of a
-  // level with Dirichlet faces has a non-zero mean, so the correction's constant mode would grow
-  // without bound and the V-cycles diverge (seen once refinement covers more than half of a
-  // cosmological box). On such a level the restricted residual's mean is removed (the compatible
-  // part is solved; the constant is left to the finer levels, which have Dirichlet faces).
-  std::vector<char> singular_coarse(static_cast<std::size_t>(L) + 1, 0);
-  bool all_periodic = true;
-  for (int d = 0; d < D; ++d) all_periodic = all_periodic && tree_.geometry().periodic[static_cast<std::size_t>(d)];
-  if (all_periodic && !singular)
-    for (int k = L - 1; k >= coarsest; --k) {
-      double cells = static_cast<double>(kCells<D>);
-      for (int d = 0; d < D; ++d) cells *= static_cast<double>(tree_.extent(k)[static_cast<std::size_t>(d)]);
-      if (setup_sums[static_cast<std::size_t>(k)] >= cells) singular_coarse[static_cast<std::size_t>(k)] = 1;
-    }
+  const double* sink = octree_multigrid_detail::compute_coarse_sinks<D>(tree_, L, coarsest, mask, walls_dirichlet, correction, residual_values,
+                                       [&](int level) { impl.refresh(level, {residual_field_}); });
 
   // --- coarse multigrid levels: active cells, neighbour caches, prolongation stencils ---------------
-  // Kept between solves while the solved level's cache is, `coarsest` is, and every owned and ghost
-  // oct of levels coarsest..L-1 has the same active cells as when they were built (see MeshCache).
+  // Kept between solves while the solved level's cache is, `coarsest` is, and the masks and sinks of
+  // levels coarsest..L-1 are those they were built with (see MeshCache).
   auto active_bits = [&](OctIndex o) {
     unsigned bits = 0;
     for (int c = 0; c < kCells<D>; ++c)
       if (mask[Tree::cell_index(o, c)] > 0.0) bits |= 1u << c;
     return static_cast<std::uint8_t>(bits);
   };
-  bool coarse_cached = cache.coarse_valid && cache.coarsest == coarsest;
-  for (int k = L - 1; k >= coarsest && coarse_cached; --k) {
-    const std::vector<std::uint8_t>& stored = cache.active_bits[static_cast<std::size_t>(L - 1 - k)];
-    std::size_t next = 0;
+  auto coarse_key = [&](int k) {
+    std::vector<double> key;
     for (const auto* list : {&tree_.octs_at_level(k), &tree_.ghost_octs_at_level(k)})
-      for (OctIndex o : *list) coarse_cached = coarse_cached && active_bits(o) == stored[next++];
-  }
+      for (OctIndex o : *list) key.insert(key.end(), mask + Tree::cell_index(o, 0), mask + Tree::cell_index(o, 0) + kCells<D>);
+    for (OctIndex o : tree_.octs_at_level(k)) key.insert(key.end(), sink + Tree::cell_index(o, 0), sink + Tree::cell_index(o, 0) + kCells<D>);
+    return key;
+  };
+  bool coarse_cached = cache.coarse_valid && cache.coarsest == coarsest;
+  for (int k = L - 1; k >= coarsest && coarse_cached; --k) coarse_cached = coarse_key(k) == cache.coarse_key[static_cast<std::size_t>(L - 1 - k)];
   if (!coarse_cached) {
     cache.coarse_valid = false;
     impl.levels.resize(1);
-    cache.active_bits.assign(static_cast<std::size_t>(L - coarsest), {});
+    cache.coarse_key.assign(static_cast<std::size_t>(L - coarsest), {});
     for (int k = L - 1; k >= coarsest; --k) {
       MgLevel<D> m;
       m.level = k;
       m.value_field = correction_field_;
       m.k = coefficients(tree_.cell_size(k), D);
-      std::vector<std::uint8_t>& stored = cache.active_bits[static_cast<std::size_t>(L - 1 - k)];
+      cache.coarse_key[static_cast<std::size_t>(L - 1 - k)] = coarse_key(k);
       for (OctIndex o : tree_.octs_at_level(k)) {
         const std::uint8_t bits = active_bits(o);
-        stored.push_back(bits);
         if (bits == 0) continue;
         m.octs.push_back(o);
         m.active.push_back(bits);
         m.reset_octs.push_back(o);
       }
-      for (OctIndex o : tree_.ghost_octs_at_level(k)) {
-        const std::uint8_t bits = active_bits(o);
-        stored.push_back(bits);
-        if (bits != 0) m.reset_octs.push_back(o);
-      }
-      build_neighbours<D>(tree_, m, mask, walls_dirichlet, nullptr);
+      for (OctIndex o : tree_.ghost_octs_at_level(k))
+        if (active_bits(o) != 0) m.reset_octs.push_back(o);
+      build_neighbours<D>(tree_, m, mask, sink, walls_dirichlet, nullptr);
       impl.levels.push_back(std::move(m));
     }
     // Prolongation stencils: for each level with a coarser multigrid level under it, the 3^D cells of
@@ -753,17 +762,6 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
       impl.refresh(m.level, {residual_field_});  // restriction reads children on other ranks
       MgLevel<D>& coarse = impl.levels[j + 1];
       restrict_residual<D>(tree_, coarse, residual_values, mask, rhs);
-      if (singular_coarse[static_cast<std::size_t>(coarse.level)]) {
-        // Every cell of this periodic level is active (all bits set): remove the mean of its rhs.
-        double sums[2] = {0.0, 0.0};
-        for (OctIndex o : coarse.octs)
-          for (int c = 0; c < kCells<D>; ++c) sums[0] += rhs[Tree::cell_index(o, c)];
-        sums[1] = static_cast<double>(coarse.octs.size() * kCells<D>);
-        impl.sum(coarse.level, sums);
-        const double mean = sums[1] > 0.0 ? sums[0] / sums[1] : 0.0;
-        for (OctIndex o : coarse.octs)
-          for (int c = 0; c < kCells<D>; ++c) rhs[Tree::cell_index(o, c)] -= mean;
-      }
       {
         const auto n = static_cast<std::ptrdiff_t>(coarse.reset_octs.size());
 #pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)

@@ -6,19 +6,26 @@
 // cells that are "active" (RAMSES mask convention: +1 on every level-L cell, a coarser cell's mask is
 // the mean of its 2^D children's masks with -1 for a child that does not exist; active = mask > 0).
 // Level L carries phi itself; each coarser level k carries a correction e_k for the residual equation
-// L_h e_k = R r_{k+1}, homogeneous Dirichlet (e = 0) on inactive cells, on missing cells (coarse-fine
-// faces of level k) and on Dirichlet box walls; homogeneous zero gradient on zero-gradient walls.
-//
-// (RAMSES' coarse smoother instead puts the zero where the mask crosses 0: a masked neighbour counts
-// as -phi_c * mask_n / mask_c. The plain e = 0 used here keeps the operator the 2D+1-point one.
-// Measured: 15-23 V-cycles to 1e-10 on the refined levels of the unit test against 16 on a fully
-// refined periodic level; whether RAMSES' mask-weighted boundary would do better is not measured.)
+// A_k e_k = R r_{k+1}: the 2D+1-point Laplacian on the active cells, where
+//  - a masked face neighbour (inactive; missing or beyond a Dirichlet box wall: mask -1) counts as
+//    e_c mask_n / mask_c, the correction vanishing where the mask, linear between the two centres,
+//    crosses zero (RAMSES' mask-weighted coarse operator, multigrid_fine_coarse.f90; Guillet &
+//    Teyssier 2011);
+//  - holes the level cannot resolve (inactive children inside its active cells) add a sink to the
+//    diagonal, the row sum of the Galerkin operator with piecewise-constant interpolation
+//    (octree_multigrid_sinks.hpp);
+//  - a zero-gradient wall's missing cell equals the cell itself.
+// Measured (tests/unit/test_octree_multigrid_coverage.cpp): a refined level over 50-95 % of a
+// periodic 16^3 box, as a smooth region, scattered single-cell holes or clumps, converges at 3.8-6.2
+// per V-cycle with 1+1 sweeps (4.6 on a fully refined periodic level). With e = 0 on every masked
+// cell and no sinks (before) the smooth regions converged at 1.7-2.2 per V-cycle and the scattered
+// holes of m_refine = 2 made the V-cycles diverge.
 //
 // Setup: the neighbour tables, coarse levels and prolongation stencils are kept between solves
-// while the mesh is unchanged (tree generation, level lists and coarse active cells compared each
+// while the mesh is unchanged (tree generation, level lists, coarse masks and sinks compared each
 // solve). Per solve: the masks (computed level by level from L-1 down, each level's mask refreshed
-// to its ghosts: L-1 refreshes), one batched sum, one refresh of phi's ghosts and the initial
-// residual norm (one sum).
+// to its ghosts: L-1 refreshes), the sinks (one refresh per coarse level from L-2 down), one batched
+// sum, one refresh of phi's ghosts and the initial residual norm (one sum).
 //
 // V-cycle (seeds/000 §5.1.1, Fig. 3): pre-smoothing by red-black Gauss-Seidel, residual, restriction
 // (mean of the 2^D children), recursion, prolongation (cell-centred (tri)linear, RAMSES
