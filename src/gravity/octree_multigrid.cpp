@@ -662,8 +662,8 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
   // The coarsest multigrid level: the last of L-1, L-2, ... that has active cells somewhere.
   int coarsest = L;
   while (coarsest - 1 >= 1 && setup_sums[static_cast<std::size_t>(coarsest - 1)] > 0.0) --coarsest;
-  const double* sink = octree_multigrid_detail::compute_coarse_sinks<D>(tree_, L, coarsest, mask, walls_dirichlet, correction, residual_values,
-                                       [&](int level) { impl.refresh(level, {residual_field_}); });
+  const double* sink = octree_multigrid_detail::compute_coarse_sinks<D>(
+      tree_, L, coarsest, mask, walls_dirichlet, correction, residual_values, [&](int level) { impl.refresh(level, {residual_field_}); });
 
   // --- coarse multigrid levels: active cells, neighbour caches, prolongation stencils ---------------
   // Kept between solves while the solved level's cache is, `coarsest` is, and the masks and sinks of

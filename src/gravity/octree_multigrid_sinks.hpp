@@ -32,7 +32,7 @@ inline constexpr int kDirections = 2 * D;
 // are scattered through most of a periodic box (particle refinement with m_refine = 2 in a
 // cosmological box: a cell with fewer than two particles stays coarse) the coarse operators of the
 // smooth modes are far weaker than the fine one, the coarse corrections overshoot them, and the
-// V-cycles diverge: at 80 % of a 16^3 box the residual grew 2.4x per V-cycle, and 1.4x with RAMSES'
+// V-cycles diverge: at 80 % of a 16^3 box the residual grew 2.3x per V-cycle, and 1.4x with RAMSES'
 // mask-weighted operator alone (tests/unit/test_octree_multigrid_coverage.cpp, docs/gravity.md).
 //
 // Such a hole is kept on the coarse level as a sink on the diagonal, the row sum of the Galerkin
@@ -47,7 +47,7 @@ inline constexpr int kDirections = 2 * D;
 // coarse operator stays the standard 2D+1-point one (Galerkin with piecewise-constant P would double
 // it). A coarse cell with a masked face neighbour gets no sink: its mask weights already place the
 // boundary with its own mask, which counts its holes (adding both over-pins the correction there:
-// measured, 3.3 instead of 4.7 residual reduction per V-cycle at 80 % coverage by a smooth region).
+// measured, 3.3 instead of 4.4 residual reduction per V-cycle at 80 % coverage by a smooth region).
 //
 // Where every hole is resolved the two schemes agree: a hole face of 2^(D-1) fine faces, each with
 // row sum 1 on the solved level, gives 4 / 2^D * 2^(D-1) = 2 at the first coarse level, RAMSES'
@@ -60,8 +60,8 @@ inline constexpr int kDirections = 2 * D;
 // level from L-2 down: a coarse cell's children may be ghosts. Run at every solve, not only when the
 // coarse levels are rebuilt, so that every rank makes the same refresh calls.
 template <int D, class Refresh>
-const double* compute_coarse_sinks(const core::OctTree<D, core::MortonKey>& tree, int L, int coarsest, const double* mask, bool walls_dirichlet,
-                            double* sink, double* contribution, Refresh&& refresh_contribution) {
+const double* compute_coarse_sinks(const core::OctTree<D, core::MortonKey>& tree, int L, int coarsest, const double* mask,
+                                   bool walls_dirichlet, double* sink, double* contribution, Refresh&& refresh_contribution) {
   using Tree = core::OctTree<D, core::MortonKey>;
   for (int k = coarsest; k <= L - 1; ++k)
     for (const auto* list : {&tree.octs_at_level(k), &tree.ghost_octs_at_level(k)})

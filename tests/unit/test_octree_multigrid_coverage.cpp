@@ -6,7 +6,7 @@
 //
 // Before the coarse levels carried the mask weights and sinks of octree_multigrid_sinks.hpp, the
 // smooth regions converged at 1.7-2.2 per V-cycle and the scattered holes made the V-cycles diverge
-// at 80 % and 95 % (the residual grew 1.5-2.4x per V-cycle); see docs/gravity.md.
+// at 80 % and 95 % (the residual grew 1.6-2.3x per V-cycle); see docs/gravity.md.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -86,7 +86,7 @@ void check_one_level(int base, double fraction, CoverageShape shape, int sweeps,
   EXPECT_LE(difference, 1e-8) << name(shape) << ", " << fraction;
 }
 
-// One pre- and one post-sweep (the solver's default, seeds/000's configuration): 3.9 to 6.2 per
+// One pre- and one post-sweep (the solver's default, seeds/000's configuration): 3.8 to 6.2 per
 // V-cycle measured, against 4.6 on a fully refined periodic 32^3 level.
 TEST(OctreeMultigridCoverage, RefinedLevelOverMostOfAPeriodicBoxConvergesToTheDiscreteSolution) {
   for (CoverageShape shape : {CoverageShape::smooth, CoverageShape::speckled, CoverageShape::clumpy})
