@@ -136,6 +136,11 @@ std::vector<ParameterSpec> build_schema() {
                         "per level: number of buffer-cell expansions around cells flagged for refinement"),
       real_key("AMR_PARAMS", "mem_weight_grid", 0.0, at_least(0),
                "load-balance cost of one oct in bytes (seeds/000 eq. 5); 0 = automatic from the number of variables"),
+      real_key("AMR_PARAMS", "mem_weight_part", 12.0, at_least(0),
+               "load-balance cost of one particle in bytes (seeds/000 eq. 4), with memory_balance; with "
+               "memory_balance=.false. a particle costs 1/80 of an oct, as RAMSES' 80 + n_part per grid"),
+      integer_key("AMR_PARAMS", "npartmax", 0, at_least(0),
+                  "accepted for compatibility, no effect: kosmo's particle arrays grow on demand"),
       real_key("AMR_PARAMS", "time_balance_alpha", 0.0, between(0, 1),
                "blend of measured work into the load-balance cost (seeds/000 eqs. 6, 12): each level's oct cost is "
                "multiplied by 1 + alpha (seconds per cell on this rank / average - 1), clamped to [0.5, 2]; 0 = memory only"),
@@ -359,7 +364,7 @@ std::vector<UnimplementedParameter> build_unimplemented() {
                              "static",
                              "debug"}));
   add(keys_of("AMR_PARAMS",
-              {"npartmax", "nsinkmax", "mem_weight_part", "mem_weight_sink"}));
+              {"nsinkmax", "mem_weight_sink"}));
   add(keys_of("INIT_PARAMS", {"var_region", "multiple", "condinit_kind"}));
   add(keys_of("HYDRO_PARAMS", {"riemann2d", "pressure_fix", "beta_fix", "difmag", "strict_equilibrium"}));
   add(keys_of("REFINE_PARAMS", {"jeans_refine", "q_refine_holdback", "ivar_refine", "var_cut_refine",

@@ -86,6 +86,10 @@ HydroSimulation<D>::HydroSimulation(const core::ParameterSet& params, MPI_Comm c
   oct_cost_ = params.get_bool("RUN_PARAMS", "memory_balance")
                   ? parallel::memory_weights(D, hydro_.nvar(), params.get_real("AMR_PARAMS", "mem_weight_grid")).w_grid
                   : static_cast<double>(Tree::cells_per_oct);
+  // A particle's cost: its memory (seeds/000 eq. 4), or RAMSES' 80 + n_part per grid, in which a
+  // particle weighs 1/80 of an oct.
+  particle_cost_ = params.get_bool("RUN_PARAMS", "memory_balance") ? params.get_real("AMR_PARAMS", "mem_weight_part")
+                                                                    : static_cast<double>(Tree::cells_per_oct) / 80.0;
   time_balance_alpha_ = params.get_real("AMR_PARAMS", "time_balance_alpha");
   level_seconds_.assign(static_cast<std::size_t>(tree_.levelmax()) + 1, 0.0);
   level_cells_.assign(static_cast<std::size_t>(tree_.levelmax()) + 1, 0.0);
@@ -347,7 +351,17 @@ void HydroSimulation<D>::balance_load() {
   }
   std::fill(level_seconds_.begin(), level_seconds_.end(), 0.0);
   std::fill(level_cells_.begin(), level_cells_.end(), 0.0);
-  mesh_.balance_decomposition(tree_, cost);
+  // Particles weigh where they are (seeds/000 eq. 4): a halo's rank takes fewer octs.
+  std::vector<std::array<double, 3>> points;
+  std::vector<double> point_costs;
+  if (particles_ && particle_cost_ > 0.0) {
+    const auto& set = particles_->set();
+    points.assign(set.size(), {0.0, 0.0, 0.0});
+    for (int d = 0; d < D; ++d)
+      for (std::size_t i = 0; i < set.size(); ++i) points[i][static_cast<std::size_t>(d)] = set.position(d)[i];
+    point_costs.assign(set.size(), particle_cost_);
+  }
+  mesh_.balance_decomposition(tree_, cost, points, point_costs);
   mesh_.redistribute(tree_);
   if (particles_) particles_->migrate_and_locate();
 }

@@ -126,6 +126,7 @@ class HydroSimulation {
   long long nremap_ = 0;
   bool restarted_in_place_ = false;
   double oct_cost_ = 0.0;  // seeds/000 eq. 5
+  double particle_cost_ = 0.0;  // load-balance cost of one particle (mem_weight_part)
   double time_balance_alpha_ = 0.0;
   // Per level since the last load balance: seconds of domain-size-dependent work (Godunov and
   // flagging) and cells updated, for the time blend of seeds/000 eq. 12.

@@ -74,9 +74,13 @@ void DistributedMesh<D, Key>::set_uniform_decomposition(const Tree& tree) {
 }
 
 template <int D, class Key>
-void DistributedMesh<D, Key>::balance_decomposition(const Tree& tree, std::span<const double> cost_per_oct) {
+void DistributedMesh<D, Key>::balance_decomposition(const Tree& tree, std::span<const double> cost_per_oct,
+                                                     std::span<const std::array<double, 3>> points,
+                                                     std::span<const double> point_costs) {
   KOSMO_REQUIRE(cost_per_oct.size() > static_cast<std::size_t>(tree.levelmax()),
                 "distributed mesh: balance_decomposition needs a cost per oct for levels 1.." << tree.levelmax());
+  KOSMO_REQUIRE(points.size() == point_costs.size(),
+                "distributed mesh: balance_decomposition got " << points.size() << " points and " << point_costs.size() << " costs");
   // Each oct's whole cost sits at its centre, the point that decides its owner, so the histogram
   // the walls are placed on counts exactly what each side of a wall will hold.
   std::vector<std::array<double, 3>> centres;
@@ -93,6 +97,8 @@ void DistributedMesh<D, Key>::balance_decomposition(const Tree& tree, std::span<
       costs.push_back(cost_per_oct[static_cast<std::size_t>(l)]);
     }
   }
+  centres.insert(centres.end(), points.begin(), points.end());
+  costs.insert(costs.end(), point_costs.begin(), point_costs.end());
   int finest_global = finest;
   MPI_Allreduce(&finest, &finest_global, 1, MPI_INT, MPI_MAX, comm_);
   // Walls on faces of the finest cells, at most 8192 bins along a domain (seeds/000 §2.2 step 1).

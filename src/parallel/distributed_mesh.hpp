@@ -80,9 +80,12 @@ class DistributedMesh {
   void set_uniform_decomposition(const Tree& tree);
   // Walls from the memory-weighted cost of every rank's owned octs (seeds/000 §2.2-2.3):
   // `cost_per_oct[l]` is this rank's cost of one oct of level l (eq. 5's w_grid, times eq. 12's
-  // time-blend factor of the level when time_balance_alpha > 0). Collective. Call redistribute()
+  // time-blend factor of the level when time_balance_alpha > 0), plus `point_costs[i]` at each of
+  // `points` (this rank's particles at their positions, eq. 4's w_part n_part: a particle belongs to
+  // the rank whose domain holds it, so its cost sits where it is). Collective. Call redistribute()
   // next to move the octs.
-  void balance_decomposition(const Tree& tree, std::span<const double> cost_per_oct);
+  void balance_decomposition(const Tree& tree, std::span<const double> cost_per_oct,
+                             std::span<const std::array<double, 3>> points = {}, std::span<const double> point_costs = {});
 
   // The decomposition as a checkpoint stores it (KSectionTree::all_walls or Hilbert bound keys),
   // and adopting a stored one: a restart on the same rank count with the same ordering keeps the
