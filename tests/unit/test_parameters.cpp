@@ -69,6 +69,7 @@ nstepmax=200
 levelmin=3
 LEVELMAX=6
 ngridmax=200000            ! no effect in kosmo: pools grow on demand
+npartmax=500000            ! no effect either: particle arrays grow on demand
 nexpand=2,2,1
 boxlen=1.0d0
 /
@@ -429,8 +430,8 @@ TEST(ParameterErrors, UnknownKeyFarFromAnyNameListsTheKeys) {
 }
 
 TEST(ParameterErrors, UnknownKeyNearAnUnimplementedKey) {
-  expect_contains(load_error("&AMR_PARAMS mem_weight_prt=2 /"),
-                  {"params.nml:1:", "&AMR_PARAMS", "'mem_weight_prt'", "did you mean 'mem_weight_part'", "not implement"});
+  expect_contains(load_error("&AMR_PARAMS mem_weight_snk=2 /"),
+                  {"params.nml:1:", "&AMR_PARAMS", "'mem_weight_snk'", "did you mean 'mem_weight_sink'", "not implement"});
   expect_contains(load_error("&RUN_PARAMS nsubcyle=2 /"), {"params.nml:1:", "did you mean 'nsubcycle'?)"});
 }
 
@@ -456,7 +457,7 @@ TEST(ParameterErrors, UnimplementedRamsesKey) {
                   {"params.nml:2:", "&HYDRO_PARAMS",
                    "'pressure_fix' is a RAMSES parameter of &HYDRO_PARAMS that kosmo does not implement yet"});
   expect_contains(load_error("&INIT_PARAMS multiple=.true. /"), {"params.nml:1:", "'multiple'", "not implement yet"});
-  expect_contains(load_error("&AMR_PARAMS npartmax=100 /"), {"params.nml:1:", "'npartmax'", "not implement yet"});
+  expect_contains(load_error("&AMR_PARAMS nsinkmax=100 /"), {"params.nml:1:", "'nsinkmax'", "not implement yet"});
 }
 
 TEST(ParameterErrors, UnimplementedRamsesBlock) {
