@@ -8,6 +8,7 @@
 // smooth regions converged at 1.7-2.2 per V-cycle and the scattered holes made the V-cycles diverge
 // at 80 % and 95 % (the residual grew 1.6-2.3x per V-cycle); see docs/gravity.md.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -153,6 +154,25 @@ TEST(OctreeMultigridCoverage, KeptCoarseLevelsGiveTheBitsOfFreshOnes) {
     return phi;
   };
   EXPECT_EQ(second_solve(true), second_solve(false));
+}
+
+// The sinks are computed in OpenMP loops over octs, each writing its own cells: the same bits on one
+// thread and on two.
+TEST(OctreeMultigridCoverage, ResultDoesNotDependOnTheThreadCount) {
+  auto solve_with = [](int threads) {
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    CoverageProblem p = gravity::test::build_coverage_problem(4, 0.8, CoverageShape::speckled);
+    gravity::OctreeMultigrid<3> solver(p.tree, tight(1), {});
+    const auto report = solver.solve(5, p.phi, p.rhs);
+    omp_set_num_threads(saved);
+    EXPECT_TRUE(report.converged);
+    std::vector<double> phi;
+    for (core::OctIndex o : p.tree.octs_at_level(5))
+      for (int c = 0; c < CoverageTree::cells_per_oct; ++c) phi.push_back(p.tree.field(p.phi)[CoverageTree::cell_index(o, c)]);
+    return phi;
+  };
+  EXPECT_EQ(solve_with(1), solve_with(2));
 }
 
 }  // namespace
