@@ -25,6 +25,17 @@ using gravity::test::CoverageTree;
 
 namespace {
 
+// The solves run on one OpenMP thread: they measure convergence, which does not depend on the thread
+// count (ResultDoesNotDependOnTheThreadCount below: the same bits on two), and many short parallel
+// regions crawl when the suite oversubscribes the machine.
+struct OneThread {
+  int saved = omp_get_max_threads();
+  OneThread() { omp_set_num_threads(1); }
+  ~OneThread() { omp_set_num_threads(saved); }
+  OneThread(const OneThread&) = delete;
+  OneThread& operator=(const OneThread&) = delete;
+};
+
 const char* name(CoverageShape shape) {
   switch (shape) {
     case CoverageShape::smooth:
@@ -90,6 +101,7 @@ void check_one_level(int base, double fraction, CoverageShape shape, int sweeps,
 // One pre- and one post-sweep (the solver's default, seeds/000's configuration): 3.8 to 6.2 per
 // V-cycle measured, against 4.6 on a fully refined periodic 32^3 level.
 TEST(OctreeMultigridCoverage, RefinedLevelOverMostOfAPeriodicBoxConvergesToTheDiscreteSolution) {
+  const OneThread one_thread;
   for (CoverageShape shape : {CoverageShape::smooth, CoverageShape::speckled, CoverageShape::clumpy})
     for (double fraction : {0.5, 0.8, 0.95}) check_one_level(4, fraction, shape, 1, 3.5);
 }
@@ -97,12 +109,14 @@ TEST(OctreeMultigridCoverage, RefinedLevelOverMostOfAPeriodicBoxConvergesToTheDi
 // RAMSES' 2+2 sweeps, which the driver runs: 8.9 and 10.2 per V-cycle measured (8.75 on the fully
 // refined periodic level).
 TEST(OctreeMultigridCoverage, TwoSweepsEachWayConvergeAsOnAFullyRefinedLevel) {
+  const OneThread one_thread;
   for (CoverageShape shape : {CoverageShape::smooth, CoverageShape::speckled}) check_one_level(4, 0.8, shape, 2, 7.0);
 }
 
 // A 32^3 base level (64^3 cells on the refined level when full): one more coarse level under the
 // holes. 3.4 (smooth region) and 4.9 (scattered holes) per V-cycle measured.
 TEST(OctreeMultigridCoverage, LargerBaseLevel) {
+  const OneThread one_thread;
   for (CoverageShape shape : {CoverageShape::smooth, CoverageShape::speckled}) check_one_level(5, 0.8, shape, 1, 3.0);
 }
 
@@ -111,6 +125,7 @@ TEST(OctreeMultigridCoverage, LargerBaseLevel) {
 // on level base + 2: 3.3 per V-cycle where it covers the 21 % of the scattered-hole level that the
 // 2:1 rule allows, 5.6 and 4.4 over half of the smooth region.
 TEST(OctreeMultigridCoverage, TwoRefinedLevelsWithHolesInBoth) {
+  const OneThread one_thread;
   const std::pair<CoverageShape, CoverageShape> cases[] = {
       {CoverageShape::speckled, CoverageShape::speckled}, {CoverageShape::smooth, CoverageShape::speckled}, {CoverageShape::smooth, CoverageShape::smooth}};
   for (const auto& [coarse_shape, shape] : cases) {
@@ -134,6 +149,7 @@ TEST(OctreeMultigridCoverage, TwoRefinedLevelsWithHolesInBoth) {
 // The coarse levels (neighbour tables, mask weights, sinks) are kept between solves while the mesh
 // is unchanged: a second solve with the kept levels gives the bits of a solver that builds them anew.
 TEST(OctreeMultigridCoverage, KeptCoarseLevelsGiveTheBitsOfFreshOnes) {
+  const OneThread one_thread;
   auto second_solve = [](bool same_solver) {
     CoverageProblem p = gravity::test::build_coverage_problem(4, 0.8, CoverageShape::speckled);
     gravity::OctreeMultigrid<3> first(p.tree, tight(1), {});
