@@ -284,6 +284,8 @@ void HydroSimulation<D>::restart(const io::RestartShare& share) {
   for (int f = 0; f < nfield; ++f) {
     if (!tree_.fields().info(f).in_restarts || source[static_cast<std::size_t>(f)] >= 0) continue;
     const std::string& name = tree_.fields().info(f).name;
+    // Without the potential's history each level's first solve extrapolates nothing (LevelGravity).
+    if (gravity_ && gravity_->is_history_field(name)) continue;
     const bool gravity_field = name == "potential" || name.starts_with("acceleration_") || name == "gravity_half_kick_time";
     KOSMO_REQUIRE(gravity_ && gravity_field, "restart from " << file << ": the snapshot has no values for the field '" << name << "'");
     gravity_missing = true;
@@ -492,7 +494,7 @@ void HydroSimulation<D>::amr_step(int level, double t, double dt, int icount) {
   if (gravity_) {
     // Super-comoving Poisson equation at the level's time (RAMSES: fourpi = 1.5 omega_m aexp).
     if (cosmology_) gravity_->set_poisson_factor(cosmology_->poisson_factor(t));
-    gravity_->begin_step(level);
+    gravity_->begin_step(level, t);
   }
   if (particles_) particles_->begin_step(level);
   auto start = Clock::now();

@@ -7,6 +7,7 @@
 #include <limits>
 #include <cmath>
 #include <numbers>
+#include <optional>
 
 #include "core/error.hpp"
 #include "driver/level_particles.hpp"
@@ -18,6 +19,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 const char* axis_name(int d) { return d == 0 ? "x" : (d == 1 ? "y" : "z"); }
+
+// The octs of a level this rank holds, owned then ghost: a coarse potential is read on both.
+template <class Tree>
+std::vector<core::OctIndex> local_octs(const Tree& tree, int level) {
+  std::vector<core::OctIndex> octs(tree.octs_at_level(level).begin(), tree.octs_at_level(level).end());
+  octs.insert(octs.end(), tree.ghost_octs_at_level(level).begin(), tree.ghost_octs_at_level(level).end());
+  return octs;
+}
 
 }  // namespace
 
@@ -56,6 +65,17 @@ LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, para
   core::FieldInfo pending = core::scalar_field("gravity_half_kick_time", "code_time");
   pending.in_snapshots = false;
   pending_kick_ = tree_.add_field(pending);
+  // The potential's history (RAMSES save_phi_old), in restarts so that a restart extrapolates as
+  // the uninterrupted run does; not in snapshots.
+  core::FieldInfo phi_old = core::scalar_field("potential_previous", "code_velocity**2");
+  phi_old.in_snapshots = false;
+  phi_old_ = tree_.add_field(phi_old);
+  core::FieldInfo phi_time = core::scalar_field("potential_solve_time", "code_time");
+  phi_time.in_snapshots = false;
+  phi_time_ = tree_.add_field(phi_time);
+  core::FieldInfo phi_level = core::scalar_field("potential_solve_level", "dimensionless");
+  phi_level.in_snapshots = false;
+  phi_level_ = tree_.add_field(phi_level);
   core::FieldInfo source = core::scalar_field("poisson_source");
   source.in_snapshots = false;
   source.in_restarts = false;
@@ -82,6 +102,7 @@ LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, para
     multigrid_ = std::make_unique<gravity::OctreeMultigrid<D>>(tree_, settings, communication);
   }
   reports_.resize(static_cast<std::size_t>(tree_.levelmax()) + 1);
+  solve_times_.resize(static_cast<std::size_t>(tree_.levelmax()) + 1);
   max_density_.assign(static_cast<std::size_t>(tree_.levelmax()) + 1, 0.0);
 }
 
@@ -194,9 +215,119 @@ void LevelGravity<D>::set_monopole_boundary() {
 }
 
 template <int D>
-void LevelGravity<D>::solve_level(int level) {
+bool LevelGravity<D>::is_history_field(const std::string& name) const {
+  for (int field : {phi_old_, phi_time_, phi_level_})
+    if (tree_.fields().info(field).name == name) return true;
+  return false;
+}
+
+// RAMSES save_phi_old, called by amr_step just before each solve of a level ("Save old potential
+// for time-extrapolation at level boundaries"): phi_old = phi on every cell of the level, owned and
+// ghost. A cell whose phi is not that of its level's previous solve (made by refinement since, or
+// restricted from destroyed sons, or solved only by solve_all_levels) has no history; it is returned
+// so that the caller sets phi_old = phi after the solve, which makes its extrapolation zero. (RAMSES
+// gives such a cell its father's phi and phi_old, so it extrapolates the difference between its own
+// solution and its father's potential.) `time` is empty for solve_all_levels: no history recorded.
+template <int D>
+std::vector<core::CellIndex> LevelGravity<D>::save_potential_history(int level, std::optional<double> time) {
+  const std::vector<core::OctIndex> octs = local_octs(tree_, level);
+  const double* phi = tree_.field(phi_);
+  double* phi_old = tree_.field(phi_old_);
+  double* phi_time = tree_.field(phi_time_);
+  double* phi_level = tree_.field(phi_level_);
+  SolveTimes& times = solve_times_[static_cast<std::size_t>(level)];
+  // A cell made by refinement takes its father's tag, l - 1, plus a quarter of the limited slopes of
+  // the neighbours' tags (within 3/4 of l - 1 unless a neighbour was just restricted from two or more
+  // levels deeper), and its father's solve time, which is this level's previous solve time when the
+  // father's level is not subcycled. Recognising a cell needs both; after a restart (no record yet)
+  // the tag alone.
+  const bool check_time = times.known;
+  const double latest = times.latest;
+  const auto tag = static_cast<double>(level);
+  std::vector<std::uint8_t> fresh(octs.size() * Tree::cells_per_oct, 0);
+  double previous = -std::numeric_limits<double>::infinity();  // times can be negative (cosmological tau)
+  bool any_solved = false;
+#pragma omp parallel for schedule(static) reduction(max : previous) reduction(|| : any_solved)
+  for (std::size_t i = 0; i < octs.size(); ++i)
+    for (int c = 0; c < Tree::cells_per_oct; ++c) {
+      const core::CellIndex cell = Tree::cell_index(octs[i], c);
+      const bool solved = time && phi_level[cell] == tag && (!check_time || phi_time[cell] == latest);
+      if (solved) {
+        phi_old[cell] = phi[cell];
+        previous = std::max(previous, phi_time[cell]);
+        any_solved = true;
+      } else {
+        fresh[i * Tree::cells_per_oct + static_cast<std::size_t>(c)] = 1;
+      }
+      phi_level[cell] = time ? tag : 0.0;
+      phi_time[cell] = time.value_or(0.0);
+    }
+  // Every solved cell has the time of the level's previous solve (its owner's, on a ghost), so the
+  // interval is the same on every rank that holds one; a rank without one extrapolates nothing.
+  times.interval = time && any_solved ? *time - previous : 0.0;
+  times.latest = time.value_or(0.0);
+  times.known = time.has_value();
+  std::vector<core::CellIndex> cells;
+  for (std::size_t i = 0; i < octs.size(); ++i)
+    for (int c = 0; c < Tree::cells_per_oct; ++c)
+      if (fresh[i * Tree::cells_per_oct + static_cast<std::size_t>(c)]) cells.push_back(Tree::cell_index(octs[i], c));
+  return cells;
+}
+
+// RAMSES interpol_phi's time extrapolation, for a substep of `level` that starts at `time` after the
+// coarser level's latest solve: phi + (phi - phi_old) tfrac on the coarser level's cells, tfrac the
+// time since that solve over the time between its two latest solves (RAMSES: dtnew(l) (icount - 1)
+// / dtold(l - 1), the same with kosmo's variable substeps). The coarse potential then moves with the
+// bodies that make it instead of lagging at its last solve, which gives a pair orbiting inside the
+// refined region a secular torque (docs/cosmology.md, Kepler test). Returns the overwritten values
+// (owned then ghost cells, in list order) for restore_coarser_potential; empty when nothing was
+// changed (the first substep, no previous solve, or the extrapolation switched off).
+template <int D>
+std::vector<double> LevelGravity<D>::extrapolate_coarser_potential(int level, std::optional<double> time) {
+  if (!time_extrapolation_ || !time || level <= levelmin_) return {};
+  const SolveTimes& coarse = solve_times_[static_cast<std::size_t>(level - 1)];
+  const double elapsed = *time - coarse.latest;
+  if (!coarse.known || !(coarse.interval > 0.0) || !(elapsed > 0.0)) return {};
+  const double fraction = elapsed / coarse.interval;
+  const std::vector<core::OctIndex> octs = local_octs(tree_, level - 1);
+  double* phi = tree_.field(phi_);
+  const double* phi_old = tree_.field(phi_old_);
+  std::vector<double> saved(octs.size() * Tree::cells_per_oct);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < octs.size(); ++i)
+    for (int c = 0; c < Tree::cells_per_oct; ++c) {
+      const core::CellIndex cell = Tree::cell_index(octs[i], c);
+      saved[i * Tree::cells_per_oct + static_cast<std::size_t>(c)] = phi[cell];
+      phi[cell] += (phi[cell] - phi_old[cell]) * fraction;
+    }
+  return saved;
+}
+
+// The coarser level's own potential back, bit for bit: its forces were computed from it at its step
+// start, and it is its next solve's initial guess.
+template <int D>
+void LevelGravity<D>::restore_coarser_potential(int level, const std::vector<double>& saved) {
+  if (saved.empty()) return;
+  const std::vector<core::OctIndex> octs = local_octs(tree_, level - 1);
+  KOSMO_REQUIRE(saved.size() == octs.size() * Tree::cells_per_oct,
+                "gravity: level " << level - 1 << " changed while level " << level << " was solved with its extrapolated potential");
+  double* phi = tree_.field(phi_);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < octs.size(); ++i)
+    for (int c = 0; c < Tree::cells_per_oct; ++c)
+      phi[Tree::cell_index(octs[i], c)] = saved[i * Tree::cells_per_oct + static_cast<std::size_t>(c)];
+}
+
+template <int D>
+void LevelGravity<D>::solve_level(int level, std::optional<double> time) {
   if (self_gravity_) {
     auto start = Clock::now();
+    const std::vector<core::CellIndex> fresh = save_potential_history(level, time);
+    // The coarse-fine Dirichlet values of the solve and the force stencil's missing neighbours both
+    // read the coarser level's potential: extrapolated for both, as RAMSES interpol_phi serves both.
+    const std::vector<double> coarse_potential = extrapolate_coarser_potential(level, time);
+    timers_.add("gravity - time extrapolation", start);
+    start = Clock::now();
     set_source(level);
     gravity::OctreeMultigridReport report{};
     if (level == levelmin_ && use_fftw_) {
@@ -222,6 +353,14 @@ void LevelGravity<D>::solve_level(int level) {
     start = Clock::now();
     gravity::compute_acceleration<D, Key>(tree_, stencils_.get(tree_, level), level, phi_, acceleration_);
     timers_.add("gravity - acceleration", start);
+    start = Clock::now();
+    restore_coarser_potential(level, coarse_potential);
+    // No history: phi_old = phi, no extrapolation. Owned and ghost cells alike (the solve left the
+    // ghosts their owners' values).
+    double* phi = tree_.field(phi_);
+    double* phi_old = tree_.field(phi_old_);
+    for (core::CellIndex cell : fresh) phi_old[cell] = phi[cell];
+    timers_.add("gravity - time extrapolation", start);
   }
   add_analytic(level);
   if (mesh_.distributed() && self_gravity_) {
@@ -233,11 +372,11 @@ void LevelGravity<D>::solve_level(int level) {
 }
 
 template <int D>
-void LevelGravity<D>::begin_step(int level) {
+void LevelGravity<D>::begin_step(int level, double time) {
   // The previous step's second half kick used the force of its start: replace it by one with the
   // force of its end (for a constant analytic field the two cancel exactly).
   if (gas_) hydro_.gravity_kick(level, -1.0, pending_kick_);
-  solve_level(level);
+  solve_level(level, time);
   if (gas_) hydro_.gravity_kick(level, 1.0, pending_kick_);
   {
     if (gas_ && mesh_.distributed()) {
@@ -265,7 +404,7 @@ void LevelGravity<D>::solve_all_levels() {
   for (int level = levelmin_; level <= tree_.levelmax(); ++level) {
     const auto local = static_cast<long long>(tree_.octs_at_level(level).size());
     if ((mesh_.distributed() ? mesh_.sum(local) : local) == 0) break;
-    solve_level(level);
+    solve_level(level, std::nullopt);
   }
 }
 
