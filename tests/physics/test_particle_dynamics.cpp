@@ -1,6 +1,8 @@
 // Collisionless particles under their own gravity (pic=.true., hydro=.false., G = 1):
 //  - two equal masses on a circular Kepler orbit in an isolated box, resolved by refinement around
-//    them (m_refine on the particle mass): energy and separation over ten orbits;
+//    them: energy and separation over ten orbits, without and with subcycling (nsubcycle=2, where
+//    the refined level's second substep takes the coarse potential extrapolated in time, RAMSES
+//    interpol_phi; without the extrapolation the orbit decays);
 //  - particle-mesh gravity in a periodic box conserves the total momentum to round-off, because
 //    the cloud-in-cell deposit and interpolation share one kernel and the Green's function and the
 //    centred gradient are symmetric (Hockney & Eastwood §5-5).
@@ -8,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <numbers>
 #include <random>
 #include <string>
@@ -39,26 +42,33 @@ particles::ParticleSet<3>::Particle particle(double x, double y, double z, doubl
   return p;
 }
 
-TEST(ParticleDynamics, KeplerOrbitConservesEnergyOverTenOrbits) {
-  // Two unit masses 0.2 apart, 6.4 cells of the finest level 5 (32 cells across, over a 16^3 base),
-  // inside a sphere refined to level 5 around the centre. (Levels 5 and 6, 13 cells apart: energy
-  // error 1.9 %, separation 0.2000-0.2024, but 100 s alone and 450 s in the suite.)
-  const double m = 1.0, separation = 0.2;
-  const double speed = std::sqrt(m / (2.0 * separation));  // each body: v^2 / (d/2) = m / d^2
-  const double period = kPi * separation / speed;
+struct KeplerOrbits {
+  double max_energy_error = 0.0;    // max |E - E0| / |E0| of the Newtonian pair energy
+  double first_orbit_error = 0.0;   // the same over the first orbit
+  double min_r = 0.0, max_r = 0.0;  // separation
+};
+
+constexpr double kSeparation = 0.2;
+
+// Two unit masses kSeparation apart on a circular orbit about the centre of an isolated 16^3 box,
+// inside a sphere (diameter 0.35) refined to level 5, or with levelmax=6 also a sphere of diameter
+// 0.3 refined to level 6 (m_refine=0: every cell of the regions); `nsubcycle` for every level.
+KeplerOrbits kepler_orbits(int levelmax, int nsubcycle, bool time_extrapolation, int orbits) {
+  const double m = 1.0;
+  const double speed = std::sqrt(m / (2.0 * kSeparation));  // each body: v^2 / (d/2) = m / d^2
+  const double period = kPi * kSeparation / speed;
+  const std::string refined = levelmax == 5 ? "" : "2*";
   const std::string namelist = isolated_particles(
-      "&AMR_PARAMS\nlevelmin=4\nlevelmax=5\n/\n&HYDRO_PARAMS\ncourant_factor=0.5\n/\n"
-      "&REFINE_PARAMS\nm_refine=0.0\nmass_sph=1.0\nx_refine=0.5\ny_refine=0.5\nz_refine=0.5\nr_refine=0.35\n/\n"
-      "&POISSON_PARAMS\nepsilon=1e-8\n/\n",
-      // Without subcycling: a subcycled level takes its Dirichlet values from the coarser level's
-      // potential of that level's step start (as RAMSES), which lags behind two bodies whose own
-      // mass makes it: the orbit then decays (energy error 0.27 after one orbit, separation 0.15
-      // with nsubcycle=2; docs/cosmology.md).
-      "nsubcycle=1,1,1,1,1,1\n");
+      "&AMR_PARAMS\nlevelmin=4\nlevelmax=" + std::to_string(levelmax) + "\n/\n&HYDRO_PARAMS\ncourant_factor=0.5\n/\n" +
+          "&REFINE_PARAMS\nm_refine=" + refined + "0.0\nmass_sph=1.0\nx_refine=" + refined + "0.5\ny_refine=" + refined +
+          "0.5\nz_refine=" + refined + "0.5\nr_refine=" + (levelmax == 5 ? "0.35" : "0.35,0.3") + "\n/\n" +
+          "&POISSON_PARAMS\nepsilon=1e-8\n/\n",
+      "nsubcycle=6*" + std::to_string(nsubcycle) + "\n");
   driver::HydroSimulation<3> sim(core::ParameterSet::from_text(namelist, "kepler.nml"));
+  sim.gravity()->set_time_extrapolation(time_extrapolation);
   particles::ParticleSet<3> bodies;
-  bodies.add(particle(0.5 - separation / 2, 0.5, 0.5, 0.0, -speed, 0.0, m, 1));
-  bodies.add(particle(0.5 + separation / 2, 0.5, 0.5, 0.0, +speed, 0.0, m, 2));
+  bodies.add(particle(0.5 - kSeparation / 2, 0.5, 0.5, 0.0, -speed, 0.0, m, 1));
+  bodies.add(particle(0.5 + kSeparation / 2, 0.5, 0.5, 0.0, +speed, 0.0, m, 2));
   sim.set_initial_particles(std::move(bodies));
   sim.initialise();
   auto state = [&] {
@@ -70,31 +80,81 @@ TEST(ParticleDynamics, KeplerOrbitConservesEnergyOverTenOrbits) {
     const double r = std::sqrt(r2);
     return std::array<double, 2>{kinetic - m * m / r, r};  // Newtonian pair energy, separation
   };
-  ASSERT_EQ(sim.particles()->set().size(), 2u);
+  EXPECT_EQ(sim.particles()->set().size(), 2u);
   const double e0 = state()[0];
-  double max_energy_error = 0.0, min_r = separation, max_r = separation, first_orbit_error = 0.0;
-  for (int orbit = 1; orbit <= 10; ++orbit) {
+  KeplerOrbits out;
+  out.min_r = out.max_r = kSeparation;
+  for (int orbit = 1; orbit <= orbits; ++orbit) {
     while (sim.time() < orbit * period) {
       sim.advance(std::min(sim.courant_time_step(), orbit * period - sim.time()));
       const auto s = state();
-      max_energy_error = std::max(max_energy_error, std::fabs(s[0] - e0) / std::fabs(e0));
-      min_r = std::min(min_r, s[1]);
-      max_r = std::max(max_r, s[1]);
+      out.max_energy_error = std::max(out.max_energy_error, std::fabs(s[0] - e0) / std::fabs(e0));
+      out.min_r = std::min(out.min_r, s[1]);
+      out.max_r = std::max(out.max_r, s[1]);
     }
-    std::printf("orbit %2d: step %lld, energy error %.3e, separation %.5f .. %.5f\n", orbit, sim.step(), max_energy_error, min_r,
-                max_r);
-    if (orbit == 1) first_orbit_error = max_energy_error;
+    std::printf("levelmax %d, nsubcycle %d, time extrapolation %s: orbit %2d: step %lld, energy error %.3e, separation %.5f .. %.5f\n",
+                levelmax, nsubcycle, time_extrapolation ? "on" : "off", orbit, sim.step(), out.max_energy_error, out.min_r, out.max_r);
+    if (orbit == 1) out.first_orbit_error = out.max_energy_error;
   }
+  return out;
+}
+
+TEST(ParticleDynamics, KeplerOrbitConservesEnergyOverTenOrbits) {
+  // 6.4 cells of the finest level 5 between the bodies (32 cells across, over a 16^3 base), no
+  // subcycling. (Levels 5 and 6, 13 cells apart: energy error 1.9 %, separation 0.2000-0.2024, but
+  // 100 s alone and 450 s in the suite.)
+  const KeplerOrbits run = kepler_orbits(5, 1, true, 10);
   // The pair energy with the Newtonian potential oscillates by 1.24 % (the mesh force at 6.4 cells'
   // separation is not 1/r^2 exactly, so the orbit is not exactly circular: separation 0.1937 to
   // 0.2005), and does not drift from the first orbit to the tenth.
-  EXPECT_LT(max_energy_error, 0.02);
-  EXPECT_LT(max_energy_error, 1.05 * first_orbit_error);
-  EXPECT_GT(min_r, 0.96 * separation);
-  EXPECT_LT(max_r, 1.03 * separation);
+  EXPECT_LT(run.max_energy_error, 0.02);
+  EXPECT_LT(run.max_energy_error, 1.05 * run.first_orbit_error);
+  EXPECT_GT(run.min_r, 0.96 * kSeparation);
+  EXPECT_LT(run.max_r, 1.03 * kSeparation);
   // (Momentum is not asserted here: forces across coarse-fine boundaries, from a fine solve with
   // Dirichlet values of the coarse potential, are not antisymmetric, as in RAMSES; the pair gains a
   // momentum of 1 % of m v over ten orbits. The periodic uniform test below checks the PM kernel.)
+}
+
+// With nsubcycle=2 level 5 takes two substeps per step of level 4; at the second, its Dirichlet
+// values and its force stencil's missing neighbours come from level 4's potential, solved at the
+// first. RAMSES interpol_phi extrapolates that potential linearly in time, by the change over level
+// 4's previous step. Measured (OMP_NUM_THREADS=2, 67 coarse steps per orbit; 13 s):
+//   extrapolated: energy error 1.63e-2 after one orbit, 2.74e-2 after ten; separation 0.1909-0.2000;
+//   lagging (the coarse potential of level 4's step start): 7.67e-2 after one orbit, 0.615 after
+//   ten; separation down to 0.123: the lag gives the pair a secular torque.
+// What drifts with the extrapolation (0.12 % of the energy per orbit) is the linear extrapolation's
+// own error in the rotating potential, of higher order in the step: with courant_factor=0.25 (a
+// temporary change) it is 0.019 % per orbit (1.43e-2 after one orbit, 1.51e-2 after five).
+constexpr double kSubcycledEnergyBound = 0.035;
+constexpr double kSubcycledSeparationBound = 0.94;
+
+TEST(ParticleDynamics, KeplerOrbitWithSubcyclingConservesEnergyOverTenOrbits) {
+  const KeplerOrbits run = kepler_orbits(5, 2, true, 10);
+  EXPECT_LT(run.max_energy_error, kSubcycledEnergyBound);
+  EXPECT_GT(run.min_r, kSubcycledSeparationBound * kSeparation);
+  EXPECT_LT(run.max_r, 1.03 * kSeparation);
+}
+
+// The reference path (LevelGravity::set_time_extrapolation(false)) fails the bounds above within two
+// orbits (measured: energy error 0.139, separation down to 0.176): they tell the two apart.
+TEST(ParticleDynamics, KeplerOrbitWithSubcyclingDecaysWithoutTimeExtrapolation) {
+  const KeplerOrbits run = kepler_orbits(5, 2, false, 2);
+  EXPECT_GT(run.max_energy_error, kSubcycledEnergyBound);
+  EXPECT_LT(run.min_r, kSubcycledSeparationBound * kSeparation);
+}
+
+// Levels 5 and 6 (13 finest cells between the bodies), both subcycled: level 6's second substep
+// extrapolates level 5, itself solved with extrapolated values of level 4. About 2 minutes per run,
+// so only when KOSMO_KEPLER_STUDY is set (docs/cosmology.md quotes it). Measured: extrapolated,
+// energy error 1.03e-2 after one orbit and 2.05e-2 after ten, separation 0.1962-0.2001; lagging,
+// 0.133 and 0.872, separation down to 0.103.
+TEST(ParticleDynamics, KeplerOrbitStudyTwoSubcycledLevels) {
+  if (!std::getenv("KOSMO_KEPLER_STUDY")) GTEST_SKIP() << "set KOSMO_KEPLER_STUDY=1 to run (about 4 minutes)";
+  const KeplerOrbits extrapolated = kepler_orbits(6, 2, true, 10);
+  const KeplerOrbits lagging = kepler_orbits(6, 2, false, 10);
+  EXPECT_LT(extrapolated.max_energy_error, kSubcycledEnergyBound);
+  EXPECT_GT(lagging.max_energy_error, kSubcycledEnergyBound);
 }
 
 TEST(ParticleDynamics, PeriodicParticleMeshConservesMomentumToRoundOff) {
