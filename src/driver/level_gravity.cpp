@@ -62,20 +62,17 @@ LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, para
   // removes exactly that. A field rather than a per-level number, so that a restart carries it
   // and a cell made by refinement inherits its father's (its gas is its father's, kicked with the
   // coarse level's step).
-  core::FieldInfo pending = core::scalar_field("gravity_half_kick_time", "code_time");
-  pending.in_snapshots = false;
-  pending_kick_ = tree_.add_field(pending);
+  auto restart_only = [this](const char* name, const char* unit) {
+    core::FieldInfo info = core::scalar_field(name, unit);
+    info.in_snapshots = false;
+    return tree_.add_field(info);
+  };
+  pending_kick_ = restart_only("gravity_half_kick_time", "code_time");
   // The potential's history (RAMSES save_phi_old), in restarts so that a restart extrapolates as
   // the uninterrupted run does; not in snapshots.
-  core::FieldInfo phi_old = core::scalar_field("potential_previous", "code_velocity**2");
-  phi_old.in_snapshots = false;
-  phi_old_ = tree_.add_field(phi_old);
-  core::FieldInfo phi_time = core::scalar_field("potential_solve_time", "code_time");
-  phi_time.in_snapshots = false;
-  phi_time_ = tree_.add_field(phi_time);
-  core::FieldInfo phi_level = core::scalar_field("potential_solve_level", "dimensionless");
-  phi_level.in_snapshots = false;
-  phi_level_ = tree_.add_field(phi_level);
+  phi_old_ = restart_only("potential_previous", "code_velocity**2");
+  phi_time_ = restart_only("potential_solve_time", "code_time");
+  phi_level_ = restart_only("potential_solve_level", "dimensionless");
   core::FieldInfo source = core::scalar_field("poisson_source");
   source.in_snapshots = false;
   source.in_restarts = false;
