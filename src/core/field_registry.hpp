@@ -1,6 +1,7 @@
 #pragma once
 // Cell fields registered by name (ARCHITECTURE §6): physics modules add their arrays with
-// metadata, and the mesh, the writers and the Python reader are driven by this registry.
+// metadata, and the mesh, the stepper's ghost exchanges, the writers, the restart path and the
+// Python reader are driven by this registry (docs/developing.md).
 #include <string>
 #include <vector>
 
@@ -9,16 +10,67 @@
 namespace kosmo::core {
 
 // How prolongation treats a field: interpol_type 4 uses unlimited central slopes for velocity
-// components and MonCen for everything else (RAMSES interpol_hydro).
+// components and MonCen for everything else (RAMSES interpol_hydro). Restriction is the mean of the
+// 2^D sons for every field (RAMSES upload_fine), so it needs no tag.
 enum class FieldKind { scalar, velocity };
+
+// When the stepper refreshes a field's ghost cells (owner -> ghost copies) for a level: never (the
+// module fills ghosts itself or does not read them), after the level's source terms (the evolved
+// state: RAMSES' make_virtual_fine_dp of uold at the end of a hydro level step), or after the
+// level's force update (the acceleration of gravity, read across the rank walls by the Godunov
+// predictor and the particles' CIC).
+enum class GhostStage { none, after_source_terms, after_force_update };
+
+// What a restart does when the snapshot lacks a field marked in_restarts: stop with an error
+// naming it; start it at zero (a history that the module can do without, as the potential's time
+// extrapolation); or let the owning module recompute it after the restart (gravity solves for the
+// potential and acceleration of a RAMSES-format or gravity-less snapshot).
+enum class MissingInRestart { error, zero, recompute };
 
 struct FieldInfo {
   std::string name;            // snapshot name, e.g. "density"
   std::string units;           // e.g. "code_density"
-  int comoving_exponent = 0;   // power of aexp in the physical value
+  // Power of the expansion factor in the physical value of a code-unit value in a cosmological run
+  // (RAMSES super-comoving units: unit_l ~ a, unit_t ~ a^2, unit_d ~ a^-3, so density -3,
+  // velocity -1, pressure -5); written as 0 when the run is not cosmological.
+  int comoving_exponent = 0;
   FieldKind kind = FieldKind::scalar;
   bool in_snapshots = true;    // written to analysis snapshots
   bool in_restarts = true;     // written to checkpoints
+  std::string module;          // the module that registered it ("hydro", "gravity", ...)
+  GhostStage ghosts = GhostStage::none;
+  MissingInRestart if_missing = MissingInRestart::error;
+
+  // Builder-style setters, so that a registration reads as one expression.
+  FieldInfo& owned_by(std::string owner) {
+    module = std::move(owner);
+    return *this;
+  }
+  FieldInfo& comoving(int exponent) {
+    comoving_exponent = exponent;
+    return *this;
+  }
+  FieldInfo& ghosts_at(GhostStage stage) {
+    ghosts = stage;
+    return *this;
+  }
+  // Restart state only: in checkpoints, not in analysis snapshots.
+  FieldInfo& restart_only(MissingInRestart missing = MissingInRestart::error) {
+    in_snapshots = false;
+    in_restarts = true;
+    if_missing = missing;
+    return *this;
+  }
+  // Scratch of a module: neither in snapshots nor in restarts.
+  FieldInfo& transient() {
+    in_snapshots = false;
+    in_restarts = false;
+    return *this;
+  }
+  FieldInfo& when_missing(MissingInRestart missing) {
+    if_missing = missing;
+    return *this;
+  }
 };
 
 inline FieldInfo scalar_field(std::string name, std::string units = "code_units") {
@@ -57,6 +109,14 @@ class FieldRegistry {
   }
   const FieldInfo& info(int id) const { return fields_.at(static_cast<std::size_t>(id)); }
   int size() const { return static_cast<int>(fields_.size()); }
+
+  // The fields whose ghosts the stepper refreshes at `stage`, in registration order.
+  std::vector<int> ghost_fields(GhostStage stage) const {
+    std::vector<int> ids;
+    for (std::size_t i = 0; i < fields_.size(); ++i)
+      if (stage != GhostStage::none && fields_[i].ghosts == stage) ids.push_back(static_cast<int>(i));
+    return ids;
+  }
 
  private:
   std::vector<FieldInfo> fields_;

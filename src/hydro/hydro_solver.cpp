@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/refinement.hpp"
 #include "hydro/courant.hpp"
+#include "hydro/hydro_variables.hpp"
 #include "hydro/muscl_hancock.hpp"
 
 namespace kosmo::hydro {
@@ -28,26 +29,14 @@ constexpr int transverse_index(int c, int d) { return (c & ((1 << d) - 1)) | ((c
 template <int D>
 HydroSolver<D>::HydroSolver(Tree& tree, const Settings& settings)
     : tree_(tree), settings_(settings), nvar_(D + 2 + settings.scheme.npassive) {
-  std::vector<core::FieldInfo> conservative;
-  conservative.push_back(core::scalar_field("density", "code_density"));
-  for (int d = 0; d < D; ++d) conservative.push_back(core::velocity_field(std::string("momentum_") + axis_name(d), "code_momentum_density"));
-  conservative.push_back(core::scalar_field("total_energy", "code_energy_density"));
-  for (int k = 0; k < settings.scheme.npassive; ++k) {
-    char name[32];
-    std::snprintf(name, sizeof name, "scalar_%02d_density", k + 1);
-    conservative.push_back(core::scalar_field(name, "code_density"));
-  }
   // Snapshots carry primitive variables (output_fields), so the conservative arrays are written
-  // only to restarts; the new time level is transient.
-  for (auto info : conservative) {
-    info.in_snapshots = false;
-    uold_.push_back(tree_.add_field(info));
-  }
+  // only to restarts; the new time level is transient. uold's ghosts are refreshed by the stepper
+  // after each level's source terms (RAMSES make_virtual_fine_dp).
+  const std::vector<core::FieldInfo> conservative = conservative_fields<D>(settings.scheme.npassive);
+  for (auto info : conservative) uold_.push_back(tree_.add_field(info.restart_only().ghosts_at(core::GhostStage::after_source_terms)));
   for (auto info : conservative) {
     info.name = "new_" + info.name;
-    info.in_snapshots = false;
-    info.in_restarts = false;
-    unew_.push_back(tree_.add_field(info));
+    unew_.push_back(tree_.add_field(info.transient()));
   }
   using Stencil = core::OctStencilCache<D, Key>;
   block_index_.resize(Stencil::neighbours);
@@ -441,16 +430,7 @@ std::vector<double> HydroSolver<D>::totals() const {
 
 template <int D>
 std::vector<core::FieldInfo> HydroSolver<D>::output_fields() const {
-  std::vector<core::FieldInfo> fields;
-  fields.push_back(core::scalar_field("density", "code_density"));
-  for (int d = 0; d < D; ++d) fields.push_back(core::velocity_field(std::string("velocity_") + axis_name(d), "code_velocity"));
-  fields.push_back(core::scalar_field("pressure", "code_pressure"));
-  for (int k = 0; k < settings_.scheme.npassive; ++k) {
-    char name[32];
-    std::snprintf(name, sizeof name, "scalar_%02d", k + 1);
-    fields.push_back(core::scalar_field(name, "dimensionless"));
-  }
-  return fields;
+  return primitive_fields<D>(settings_.scheme.npassive);
 }
 
 template <int D>
