@@ -2,6 +2,7 @@
 // Cell fields registered by name (ARCHITECTURE §6): physics modules add their arrays with
 // metadata, and the mesh, the stepper's ghost exchanges, the writers, the restart path and the
 // Python reader are driven by this registry (docs/developing.md).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,13 @@ namespace kosmo::core {
 // 2^D sons for every field (RAMSES upload_fine), so it needs no tag.
 enum class FieldKind { scalar, velocity };
 
-// When the stepper refreshes a field's ghost cells (owner -> ghost copies) for a level: never (the
-// module fills ghosts itself or does not read them), after the level's source terms (the evolved
-// state: RAMSES' make_virtual_fine_dp of uold at the end of a hydro level step), or after the
-// level's force update (the acceleration of gravity, read across the rank walls by the Godunov
-// predictor and the particles' CIC).
-enum class GhostStage { none, after_source_terms, after_force_update };
+// When the stepper refreshes a field's ghost cells (owner -> ghost copies) for a level, a set of
+// these stages: after the level's force update (the acceleration of gravity, read across rank walls
+// by the particles' CIC and the Godunov predictor), after the kicks that follow it (the gas state
+// kicked with the new force), after the level's source terms (the evolved state: RAMSES'
+// make_virtual_fine_dp of uold at the end of a hydro level step). No stage: the module fills its
+// ghosts itself or does not read them.
+enum class GhostStage : std::uint8_t { after_force_update = 1, after_kicks = 2, after_source_terms = 4 };
 
 // What a restart does when the snapshot lacks a field marked in_restarts: stop with an error
 // naming it; start it at zero (a history that the module can do without, as the potential's time
@@ -38,7 +40,7 @@ struct FieldInfo {
   bool in_snapshots = true;    // written to analysis snapshots
   bool in_restarts = true;     // written to checkpoints
   std::string module;          // the module that registered it ("hydro", "gravity", ...)
-  GhostStage ghosts = GhostStage::none;
+  std::uint8_t ghost_stages = 0;  // GhostStage bits
   MissingInRestart if_missing = MissingInRestart::error;
 
   // Builder-style setters, so that a registration reads as one expression.
@@ -51,9 +53,10 @@ struct FieldInfo {
     return *this;
   }
   FieldInfo& ghosts_at(GhostStage stage) {
-    ghosts = stage;
+    ghost_stages |= static_cast<std::uint8_t>(stage);
     return *this;
   }
+  bool ghosts_refreshed_at(GhostStage stage) const { return (ghost_stages & static_cast<std::uint8_t>(stage)) != 0; }
   // Restart state only: in checkpoints, not in analysis snapshots.
   FieldInfo& restart_only(MissingInRestart missing = MissingInRestart::error) {
     in_snapshots = false;
@@ -108,13 +111,16 @@ class FieldRegistry {
     return i;
   }
   const FieldInfo& info(int id) const { return fields_.at(static_cast<std::size_t>(id)); }
+  // A module that learns in connect() that another module changes its field at a further stage (the
+  // gas kicked by gravity) adds that stage.
+  void add_ghost_stage(int id, GhostStage stage) { fields_.at(static_cast<std::size_t>(id)).ghosts_at(stage); }
   int size() const { return static_cast<int>(fields_.size()); }
 
   // The fields whose ghosts the stepper refreshes at `stage`, in registration order.
   std::vector<int> ghost_fields(GhostStage stage) const {
     std::vector<int> ids;
     for (std::size_t i = 0; i < fields_.size(); ++i)
-      if (stage != GhostStage::none && fields_[i].ghosts == stage) ids.push_back(static_cast<int>(i));
+      if (fields_[i].ghosts_refreshed_at(stage)) ids.push_back(static_cast<int>(i));
     return ids;
   }
 

@@ -60,6 +60,7 @@ class OctTree {
   // --- fields -------------------------------------------------------------------------------
   int add_field(const FieldInfo& info);
   const FieldRegistry& fields() const { return registry_; }
+  void add_ghost_stage(int id, GhostStage stage) { registry_.add_ghost_stage(id, stage); }
   double* field(int id) { return field_values_[static_cast<std::size_t>(id)].data(); }
   const double* field(int id) const { return field_values_[static_cast<std::size_t>(id)].data(); }
 

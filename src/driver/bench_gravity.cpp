@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "core/parameters.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 #include "gravity/base_level_fft.hpp"
 #include "gravity/multigrid_periodic.hpp"
 #include "gravity/octree_multigrid.hpp"
@@ -55,7 +55,7 @@ void run_size(MPI_Comm comm, std::ostream& out, int level, int repeats) {
                                "\nlevelmax=" + std::to_string(level) +
                                "\n/\n&INIT_PARAMS\nnregion=1\nregion_type(1)='square'\nx_center=0.5\ny_center=0.5\nz_center=0.5\n"
                                "length_x=10.0\nlength_y=10.0\nlength_z=10.0\nexp_region=10.0\nd_region=1.0\np_region=1.0\n/\n";
-  HydroSimulation<3> sim(core::ParameterSet::from_text(namelist, "bench_gravity"), comm);
+  Simulation<3> sim(core::ParameterSet::from_text(namelist, "bench_gravity"), comm);
   sim.initialise();
   Tree& tree = sim.tree();
   auto& mesh = sim.mesh();

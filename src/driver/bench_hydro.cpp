@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/parameters.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 
 namespace kosmo::driver {
 namespace {
@@ -27,12 +27,12 @@ void run_case(MPI_Comm comm, std::ostream& out, const std::string& name, int lev
   int nrank = 1;
   MPI_Comm_size(comm, &nrank);
   const auto params = core::ParameterSet::from_text(sedov_namelist(levelmin, levelmax), name + ".nml");
-  HydroSimulation<3> sim(params, comm);
+  Simulation<3> sim(params, comm);
   sim.initialise();
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   // Time only the steps: initial conditions are not part of a cell update.
-  sim.timers() = Timers();
+  sim.timers() = core::Timers();
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < coarse_steps; ++i) sim.advance(sim.courant_time_step());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "core/parameters.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 #include "driver/mesh_snapshot.hpp"
 #include "io/snapshot_reader.hpp"
 
@@ -36,7 +36,7 @@ void run_case(MPI_Comm comm, std::ostream& out, int level, const std::filesystem
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &nrank);
   const auto params = core::ParameterSet::from_text(uniform_namelist(level), "bench_io.nml");
-  HydroSimulation<3> sim(params, comm);
+  Simulation<3> sim(params, comm);
   sim.initialise();
   constexpr int repeats = 3;
   double write_seconds = 1e300, read_seconds = 1e300;

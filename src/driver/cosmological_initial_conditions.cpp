@@ -31,7 +31,7 @@ struct LagrangianFields {
 };
 
 // Particles at q + psi and the gas on the grid, in code units.
-CosmologicalStart assemble(const Setup& setup, std::shared_ptr<const CosmologicalModel> model, double aexp, LagrangianFields&& fields) {
+CosmologicalStart assemble(const Setup& setup, std::shared_ptr<const cosmology::CosmologicalModel> model, double aexp, LagrangianFields&& fields) {
   CosmologicalStart start;
   start.model = std::move(model);
   start.aexp = aexp;
@@ -134,7 +134,7 @@ CosmologicalStart from_generator(const core::ParameterSet& params, const Setup& 
   if (aexp >= 10.0) aexp = 1.0 / 51.0;
   KOSMO_REQUIRE(aexp < 1.0, setup.source << ": &INIT_PARAMS: aexp_ini=" << aexp << " must be below 1");
   const double box = params.get_real("INIT_PARAMS", "boxlen_ini");
-  auto model = std::make_shared<const CosmologicalModel>(c, box, aexp, final_expansion_factor(params));
+  auto model = std::make_shared<const cosmology::CosmologicalModel>(c, box, aexp, final_expansion_factor(params));
   const cosmology::LinearPowerSpectrum spectrum(c, params.get_real("INIT_PARAMS", "n_s"), params.get_real("INIT_PARAMS", "sigma8"));
   cosmology::GaussianFieldParameters g;
   g.n = setup.n;
@@ -202,7 +202,7 @@ CosmologicalStart from_grafic(const core::ParameterSet& params, const Setup& set
   if (aexp >= 10.0) aexp = h.astart;
   // RAMSES boxlen_ini: the grafic dx is in comoving Mpc.
   const double box = static_cast<double>(h.np1) * h.dx * h.h0 / 100.0;
-  auto model = std::make_shared<const CosmologicalModel>(c, box, aexp, final_expansion_factor(params));
+  auto model = std::make_shared<const cosmology::CosmologicalModel>(c, box, aexp, final_expansion_factor(params));
   const double to_code = model->code_velocity_per_km_s(aexp);
   const double velocity_factor = cosmology::zeldovich_velocity_factor_super_comoving(model->background(), aexp);
   LagrangianFields fields;

@@ -1,7 +1,7 @@
 #pragma once
 // The starting state of a cosmological run (RAMSES cosmo=.true., init_part + init_flow_fine with
 // filetype='grafic'): dark-matter particles displaced from the centres of the initial-condition grid's
-// cells, and the gas on that grid, in super-comoving code units (driver/cosmological_model.hpp), from
+// cells, and the gas on that grid, in super-comoving code units (cosmology/cosmological_model.hpp), from
 //   filetype='grafic':   the single-level grafic files of initfile(1) (MUSIC, grafic2), with the
 //                        cosmology of their header and omega_b from &INIT_PARAMS;
 //   filetype='gaussian': kosmo's generator (cosmology/initial_conditions.hpp): a Gaussian random
@@ -16,13 +16,13 @@
 
 #include "core/parameters.hpp"
 #include "core/prolongation.hpp"
-#include "driver/cosmological_model.hpp"
+#include "cosmology/cosmological_model.hpp"
 #include "particles/particle_set.hpp"
 
 namespace kosmo::driver {
 
 struct CosmologicalStart {
-  std::shared_ptr<const CosmologicalModel> model;
+  std::shared_ptr<const cosmology::CosmologicalModel> model;
   double aexp = 0.0;
   int n = 0;  // cells per axis of the initial-condition grid: the particle lattice
   particles::ParticleSet<3> particles;

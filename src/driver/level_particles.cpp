@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "driver/particle_snapshot.hpp"
 #include "parallel/particle_migration.hpp"
 #include "particles/particle_locate.hpp"
 #include "particles/particle_mesh.hpp"
@@ -20,8 +21,21 @@ using Clock = std::chrono::steady_clock;
 
 template <int D>
 LevelParticles<D>::LevelParticles(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh,
-                                  Timers& timers)
-    : tree_(tree), mesh_(mesh), timers_(timers), courant_factor_(params.get_real("HYDRO_PARAMS", "courant_factor")) {}
+                                  core::Timers& timers)
+    : tree_(tree), mesh_(mesh), timers_(timers), courant_factor_(params.get_real("HYDRO_PARAMS", "courant_factor")) {
+  density_field_ = tree_.add_field(core::scalar_field("particle_density").owned_by("particles").comoving(-3).transient());
+  cell_mass_field_ = tree_.add_field(core::scalar_field("particle_mass").owned_by("particles").transient());
+}
+
+template <int D>
+void LevelParticles<D>::connect(const std::vector<core::PhysicsModule<D>*>& /*modules*/) {
+  for (int d = 0; d < D; ++d) {
+    const std::string name = std::string("acceleration_") + "xyz"[d];
+    acceleration_[static_cast<std::size_t>(d)] = tree_.fields().find(name);
+    KOSMO_REQUIRE(acceleration_[static_cast<std::size_t>(d)] >= 0, "particles: no field '" << name
+                                                                        << "': particles move under gravity (poisson=.true.)");
+  }
+}
 
 template <int D>
 void LevelParticles<D>::remove_outside_box() {
@@ -188,7 +202,7 @@ double LevelParticles<D>::courant_time_step(int level) const {
 }
 
 template <int D>
-std::vector<std::pair<std::size_t, double>> LevelParticles<D>::interpolate_field(int level, int field) {
+std::vector<std::pair<std::size_t, double>> LevelParticles<D>::interpolate_field(int level, int field) const {
   std::array<std::vector<double>, D> saved;
   for (int d = 0; d < D; ++d) saved[static_cast<std::size_t>(d)].assign(set_.acceleration(d).begin(), set_.acceleration(d).end());
   std::array<int, D> fields{};
@@ -204,6 +218,88 @@ std::vector<std::pair<std::size_t, double>> LevelParticles<D>::interpolate_field
 template <int D>
 long long LevelParticles<D>::count() const {
   return mesh_.sum(static_cast<long long>(set_.size()));
+}
+
+template <int D>
+void LevelParticles<D>::add_source_density(int level, double* density) {
+  deposit(level, density_field_);  // collective
+  const double* particle_density = tree_.field(density_field_);
+  const auto& octs = tree_.octs_at_level(level);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < octs.size(); ++i)
+    for (int c = 0; c < Tree::cells_per_oct; ++c) {
+      const core::CellIndex cell = Tree::cell_index(octs[i], c);
+      density[cell] += particle_density[cell];
+    }
+}
+
+template <int D>
+void LevelParticles<D>::add_refinement_density(int level, double* density) {
+  cell_masses(level, cell_mass_field_);  // collective
+  const double* mass = tree_.field(cell_mass_field_);
+  double volume = 1.0;
+  for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
+  for (core::OctIndex o : tree_.octs_at_level(level))
+    for (int c = 0; c < Tree::cells_per_oct; ++c) {
+      const core::CellIndex cell = Tree::cell_index(o, c);
+      density[cell] += mass[cell] / volume;
+    }
+}
+
+template <int D>
+void LevelParticles<D>::add_mass_moments(std::array<double, D + 1>& sums) const {
+  for (std::size_t i = 0; i < set_.size(); ++i) {
+    sums[0] += set_.mass()[i];
+    for (int d = 0; d < D; ++d) sums[static_cast<std::size_t>(d) + 1] += set_.mass()[i] * set_.position(d)[i];
+  }
+}
+
+template <int D>
+void LevelParticles<D>::add_load_points(std::vector<std::array<double, 3>>& points) const {
+  const std::size_t first = points.size();
+  points.resize(first + set_.size(), {0.0, 0.0, 0.0});
+  for (int d = 0; d < D; ++d)
+    for (std::size_t i = 0; i < set_.size(); ++i) points[first + i][static_cast<std::size_t>(d)] = set_.position(d)[i];
+}
+
+// 1/2 sum m phi(x) over particles (plus m phi_ext for analytic fields), phi interpolated at each
+// particle's level with the CIC kernel of the force. In code units with G = 1 (non-cosmological).
+template <int D>
+double LevelParticles<D>::local_potential_energy(int potential, double self_factor, const ExternalPotential& external) const {
+  double energy = 0.0;
+  for (int level = 1; level <= tree_.levelmax(); ++level) {
+    const auto values = interpolate_field(level, potential);
+    for (const auto& [index, value] : values) {
+      std::array<double, D> x{};
+      for (int d = 0; d < D; ++d) x[static_cast<std::size_t>(d)] = set_.position(d)[index];
+      double e = self_factor != 0.0 ? self_factor * value : 0.0;
+      if (external) e += external(x);
+      energy += set_.mass()[index] * e;
+    }
+  }
+  return energy;
+}
+
+template <int D>
+void LevelParticles<D>::add_conserved_totals(std::vector<double>& sums) const {
+  if (sums.size() < static_cast<std::size_t>(D) + 2) sums.resize(static_cast<std::size_t>(D) + 2, 0.0);
+  for (std::size_t i = 0; i < set_.size(); ++i)
+    if (set_.family()[i] != particles::Family::tracer) sums[0] += set_.mass()[i];
+  const auto p = momentum();
+  for (int d = 0; d < D; ++d) sums[static_cast<std::size_t>(d) + 1] += p[static_cast<std::size_t>(d)];
+  sums[static_cast<std::size_t>(D) + 1] += kinetic_energy();
+}
+
+template <int D>
+bool LevelParticles<D>::write_particles(io::SnapshotParticles& out) const {
+  out = snapshot_particles(set_);
+  return true;
+}
+
+template <int D>
+bool LevelParticles<D>::restore_particles(const io::SnapshotParticles& in, const std::string& file) {
+  set_ = particles_from_snapshot<D>(in, file);
+  return true;
 }
 
 template <int D>

@@ -1,7 +1,8 @@
 #pragma once
-// Collisionless particles in a run (RAMSES pic=.true.): the particle set of this rank, attached to
-// the octree, deposited into the Poisson source level by level and advanced by the kick-drift-kick
-// leapfrog of the level they live on (RAMSES rho_fine, synchro_fine, move_fine; issue 6 item 2).
+// The particle module (RAMSES pic=.true.): the collisionless particles of this rank, attached to
+// the octree, deposited into gravity's source level by level (a mass source of the gravity module)
+// and advanced by the kick-drift-kick leapfrog of the level they live on (RAMSES rho_fine,
+// synchro_fine, move_fine), reading gravity's acceleration fields from the registry.
 //
 // Ownership: a particle belongs to the rank whose domain holds its position
 // (DistributedMesh::owner_of_position); its finest oct may be a ghost there, which the ghost zone
@@ -11,8 +12,8 @@
 // every regrid and drift. It moves with the level step of that level, so a particle in a refined
 // region takes the fine level's substeps.
 //
-// Leapfrog, per step of length dt of level l (the same scheme as the gas in level_gravity.hpp):
-//   begin_step(l): g = CIC interpolation of the level's acceleration at the particle (RAMSES
+// Leapfrog, per step of length dt of level l (the same scheme as the gas in hydro/hydro_module.hpp):
+//   begin_step(l), after the level's force update: g = CIC interpolation of the level's acceleration at the particle (RAMSES
 //                  move_fine's kernel); the provisional half kick of the previous step, made with the
 //                  old force, is replaced by one with g: v += pending_half_dt g - pending_kick.
 //   end_step(l, dt): drift with the half-kicked velocity, x += (v + g dt/2) dt, then v += g dt: the
@@ -27,25 +28,45 @@
 
 #include "core/oct_tree.hpp"
 #include "core/parameters.hpp"
-#include "driver/timers.hpp"
+#include "core/physics_module.hpp"
+#include "core/timers.hpp"
 #include "parallel/distributed_mesh.hpp"
 #include "particles/particle_set.hpp"
 
 namespace kosmo::driver {
 
 template <int D>
-class LevelParticles {
+class LevelParticles final : public core::PhysicsModule<D> {
  public:
   using Key = core::MortonKey;
   using Tree = core::OctTree<D, Key>;
+  using ExternalPotential = typename core::PhysicsModule<D>::ExternalPotential;
 
-  LevelParticles(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh, Timers& timers);
+  // Registers the particles' cloud-in-cell density (gravity's source) and their mass per cell (the
+  // m_refine criterion), both transient.
+  LevelParticles(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh, core::Timers& timers);
+
+  // --- the module's stages (core/physics_module.hpp) ---
+  std::string name() const override { return "particles"; }
+  void connect(const std::vector<core::PhysicsModule<D>*>& modules) override;
+  void begin_initial_state() override { keep_owned(); }
+  void after_regrid() override { locate(); }
+  void after_redistribution() override { migrate_and_locate(); }
+  double time_step_limit(int level) const override { return courant_time_step(level); }
+  void after_force_update(int level) override { begin_step(level); }
+  void end_level_step(int level, double dt) override { end_step(level, dt); }
+  double total_mass() const override;
+  void add_source_density(int level, double* density) override;
+  void add_refinement_density(int level, double* density) override;
+  void add_mass_moments(std::array<double, D + 1>& sums) const override;
+  void add_load_points(std::vector<std::array<double, 3>>& points) const override;
+  double local_potential_energy(int potential, double self_factor, const ExternalPotential& external) const override;
+  void add_conserved_totals(std::vector<double>& sums) const override;
+  bool write_particles(io::SnapshotParticles& out) const override;
+  bool restore_particles(const io::SnapshotParticles& in, const std::string& file) override;
 
   particles::ParticleSet<D>& set() { return set_; }
   const particles::ParticleSet<D>& set() const { return set_; }
-  // The acceleration fields of the mesh (LevelGravity), read by the interpolation.
-  void set_acceleration_fields(const std::array<int, D>& fields) { acceleration_ = fields; }
-
   // Keeps only the particles whose position this rank owns (every rank may start from the same
   // full list, as the initial-condition generators produce it). Removes particles outside a
   // non-periodic box. Then locates them. Collective.
@@ -73,11 +94,10 @@ class LevelParticles {
 
   // CIC interpolation of a cell field at the particles of `level` (the force's kernel), as
   // (particle index, value) pairs; the particles' acceleration scratch is left as it was.
-  std::vector<std::pair<std::size_t, double>> interpolate_field(int level, int field);
+  std::vector<std::pair<std::size_t, double>> interpolate_field(int level, int field) const;
 
   // Over all ranks. Collective.
   long long count() const;
-  double total_mass() const;
   // Kinetic energy 1/2 sum m v^2 and momentum sum m v (this rank's particles).
   double kinetic_energy() const;
   std::array<double, D> momentum() const;
@@ -89,9 +109,12 @@ class LevelParticles {
 
   Tree& tree_;
   parallel::DistributedMesh<D, Key>& mesh_;
-  Timers& timers_;
-  particles::ParticleSet<D> set_;
+  core::Timers& timers_;
+  // interpolate_field uses the acceleration scratch and restores it, so that the potential energy
+  // (a diagnostic) leaves the particles as they were.
+  mutable particles::ParticleSet<D> set_;
   std::array<int, D> acceleration_{};
+  int density_field_ = -1, cell_mass_field_ = -1;
   double courant_factor_ = 0.5;
   double mass_lost_ = 0.0;
 };

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "core/oct_tree.hpp"
+#include "core/physics_module.hpp"
 #include "core/parameters.hpp"
 #include "io/snapshot_data.hpp"
 #include "io/ramses_writer.hpp"
@@ -13,12 +14,8 @@
 
 namespace kosmo::driver {
 
-// Snapshot variables computed from the stored ones when written (a module's primitive variables,
-// for example): the fields' descriptions and a function filling out[field * 2^D + cell] for one oct.
-struct DerivedOutput {
-  std::vector<core::FieldInfo> fields;
-  std::function<void(core::OctIndex, double*)> values;
-};
+// Snapshot variables computed from the stored ones when written (core/physics_module.hpp).
+using DerivedOutput = core::DerivedOutput;
 
 // This rank's share of every level: octs [n r / N, n (r + 1) / N) of the level's Morton-ordered
 // list of owned octs (r = 0, N = 1 for a distributed tree: all of them). The writer does not care
@@ -146,6 +143,11 @@ void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const
   meta.single_precision_fields = params.get_string("OUTPUT_PARAMS", "output_precision") == "single";
   meta.parameters = snapshot_parameters(params);
   if (extras.complete_meta) extras.complete_meta(meta);
+  // Comoving exponents mean something only when the units follow aexp.
+  if (!meta.cosmological) {
+    for (auto& field : meta.fields) field.comoving_exponent = 0;
+    for (auto& field : meta.restart_fields) field.comoving_exponent = 0;
+  }
   const auto levels = distributed ? snapshot_levels(tree, 0, 1, derived) : snapshot_levels(tree, rank, nrank, derived);
   // &OUTPUT_PARAMS outformat: kosmo's HDF5 snapshot (restarts read it), RAMSES' binary files (yt,
   // osyris, pynbody), or both in the same output_NNNNN/.

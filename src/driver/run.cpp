@@ -4,7 +4,7 @@
 
 #include "core/error.hpp"
 #include "driver/builtin_namelists.hpp"
-#include "driver/hydro_run.hpp"
+#include "driver/simulation_run.hpp"
 #include "driver/refined_sphere.hpp"
 
 namespace kosmo::driver {
@@ -38,9 +38,9 @@ void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
                 params.source() << ": &RUN_PARAMS: cosmo=.true. needs pic=.true. and poisson=.true. (dark matter and gravity)");
   if (hydro || pic) {
     switch (ndim) {
-      case 1: run_hydro<1>(params, comm, log); return;
-      case 2: run_hydro<2>(params, comm, log); return;
-      case 3: run_hydro<3>(params, comm, log); return;
+      case 1: run_simulation<1>(params, comm, log); return;
+      case 2: run_simulation<2>(params, comm, log); return;
+      case 3: run_simulation<3>(params, comm, log); return;
     }
   }
   if (problem == "refined_sphere") {

@@ -9,7 +9,7 @@
 namespace kosmo::driver {
 
 template <int D>
-void prepare_start(HydroSimulation<D>& sim, const core::ParameterSet& params, bool restarting) {
+void prepare_start(Simulation<D>& sim, const core::ParameterSet& params, bool restarting) {
   const bool cosmo = params.get_bool("RUN_PARAMS", "cosmo");
   KOSMO_REQUIRE(!cosmo || D == 3, params.source() << ": &RUN_PARAMS: cosmo=.true. needs ndim=3");
   if constexpr (D == 3) {
@@ -31,8 +31,8 @@ void prepare_start(HydroSimulation<D>& sim, const core::ParameterSet& params, bo
   if (sim.particles() && !restarting) sim.set_initial_particles(read_ascii_particles<D>(params));
 }
 
-template void prepare_start<1>(HydroSimulation<1>&, const core::ParameterSet&, bool);
-template void prepare_start<2>(HydroSimulation<2>&, const core::ParameterSet&, bool);
-template void prepare_start<3>(HydroSimulation<3>&, const core::ParameterSet&, bool);
+template void prepare_start<1>(Simulation<1>&, const core::ParameterSet&, bool);
+template void prepare_start<2>(Simulation<2>&, const core::ParameterSet&, bool);
+template void prepare_start<3>(Simulation<3>&, const core::ParameterSet&, bool);
 
 }  // namespace kosmo::driver

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 #include "world.hpp"
 
 namespace kosmo::test {
@@ -15,7 +15,7 @@ namespace kosmo::test {
 // Level, integer cell coordinates, then the conservative variables of every owned leaf cell.
 using Cell = std::vector<double>;
 
-inline std::vector<Cell> owned_leaves(const driver::HydroSimulation<3>& sim) {
+inline std::vector<Cell> owned_leaves(const driver::Simulation<3>& sim) {
   using Tree = core::OctTree<3, core::MortonKey>;
   const Tree& tree = sim.tree();
   std::vector<Cell> cells;

@@ -12,7 +12,7 @@
 
 #include "core/parameters.hpp"
 #include "distributed_test_support.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 #include "driver/mesh_snapshot.hpp"
 
 namespace kosmo::test {
@@ -31,7 +31,7 @@ inline std::string restart_sedov(const std::string& ordering, const std::string&
          (outformat.empty() ? std::string() : "&OUTPUT_PARAMS\noutformat='" + outformat + "'\n/\n");
 }
 
-using Sim = driver::HydroSimulation<3>;
+using Sim = driver::Simulation<3>;
 
 inline void steps(Sim& sim, int n) {
   for (int s = 0; s < n; ++s) sim.advance(sim.courant_time_step());

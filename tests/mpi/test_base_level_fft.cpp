@@ -23,7 +23,7 @@
 
 #include "core/parameters.hpp"
 #include "distributed_test_support.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 #include "gravity/base_level_fft.hpp"
 #include "gravity/fft_poisson.hpp"
 #include "gravity/isolated_fft_poisson.hpp"
@@ -127,7 +127,7 @@ void check_slab_messages(Tree& tree, gravity::BaseLevelFft<3>& solver, int sourc
 }
 
 TEST(BaseLevelFft, PeriodicGatherAndSlabsEqualTheExactDiscreteSolution) {
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(namelist(), "poisson.nml"), MPI_COMM_WORLD);
+  driver::Simulation<3> sim(core::ParameterSet::from_text(namelist(), "poisson.nml"), MPI_COMM_WORLD);
   sim.initialise();
   auto& tree = sim.tree();
   const int source = tree.add_field(core::scalar_field("poisson_source", "code_density"));
@@ -197,7 +197,7 @@ TEST(BaseLevelFft, PeriodicGatherAndSlabsEqualTheExactDiscreteSolution) {
 }
 
 TEST(BaseLevelFft, IsolatedGatherAndSlabsAgreeAndMatchTheFreeSpacePotential) {
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(namelist(), "poisson.nml"), MPI_COMM_WORLD);
+  driver::Simulation<3> sim(core::ParameterSet::from_text(namelist(), "poisson.nml"), MPI_COMM_WORLD);
   sim.initialise();
   auto& tree = sim.tree();
   const int source = tree.add_field(core::scalar_field("poisson_source", "code_density"));
@@ -252,7 +252,7 @@ TEST(BaseLevelFft, IsolatedGatherAndSlabsAgreeAndMatchTheFreeSpacePotential) {
 }
 
 TEST(BaseLevelFft, RefusesALevelThatIsNotFullyRefined) {
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(namelist(), "poisson.nml"), MPI_COMM_WORLD);
+  driver::Simulation<3> sim(core::ParameterSet::from_text(namelist(), "poisson.nml"), MPI_COMM_WORLD);
   sim.initialise();
   // Level 5 is the finest; a level beyond it does not exist.
   EXPECT_THROW(gravity::BaseLevelFft<3>(MPI_COMM_WORLD, sim.tree(), kLevel + 1, {}), kosmo::Error);

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/parameters.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 #include "driver/simulation_start.hpp"
 #include "distributed_test_support.hpp"
 #include "driver/particle_snapshot.hpp"
@@ -43,11 +43,11 @@ struct RunResult {
 };
 
 // Every particle (id, position, velocity) on rank 0 of comm.
-std::map<long long, std::vector<double>> gather_particles(const driver::HydroSimulation<3>& sim, MPI_Comm comm);
+std::map<long long, std::vector<double>> gather_particles(const driver::Simulation<3>& sim, MPI_Comm comm);
 
 RunResult run(MPI_Comm comm) {
   const core::ParameterSet params = core::ParameterSet::from_text(kNamelist, "box.nml");
-  driver::HydroSimulation<3> sim(params, comm);
+  driver::Simulation<3> sim(params, comm);
   driver::prepare_start(sim, params, false);
   sim.initialise();
   RunResult result;
@@ -62,7 +62,7 @@ RunResult run(MPI_Comm comm) {
   return result;
 }
 
-std::map<long long, std::vector<double>> gather_particles(const driver::HydroSimulation<3>& sim, MPI_Comm comm) {
+std::map<long long, std::vector<double>> gather_particles(const driver::Simulation<3>& sim, MPI_Comm comm) {
   std::map<long long, std::vector<double>> particles;
   // Gather every particle on rank 0 of comm.
   const auto& set = sim.particles()->set();
@@ -129,7 +129,7 @@ TEST_F(CosmologicalBoxRestart, RestartContinuesTheParticlesOrbits) {
   const core::ParameterSet params = core::ParameterSet::from_text(kNamelist, "box.nml");
   std::map<long long, std::vector<double>> uninterrupted, restarted;
   {
-    driver::HydroSimulation<3> sim(params, MPI_COMM_WORLD);
+    driver::Simulation<3> sim(params, MPI_COMM_WORLD);
     driver::prepare_start(sim, params, false);
     sim.initialise();
     for (int step = 0; step < 3; ++step) sim.advance(sim.courant_time_step());
@@ -142,7 +142,7 @@ TEST_F(CosmologicalBoxRestart, RestartContinuesTheParticlesOrbits) {
     uninterrupted = gather_particles(sim, MPI_COMM_WORLD);
   }
   {
-    driver::HydroSimulation<3> sim(params, MPI_COMM_WORLD);
+    driver::Simulation<3> sim(params, MPI_COMM_WORLD);
     driver::prepare_start(sim, params, true);
     sim.restart(io::read_restart_share(MPI_COMM_WORLD, ".", 1));
     EXPECT_EQ(sim.particles()->count(), 16 * 16 * 16);

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/parameters.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 #include "distributed_test_support.hpp"
 
 using namespace kosmo;
@@ -59,7 +59,7 @@ struct RunResult {
 };
 
 RunResult run(const std::string& namelist, MPI_Comm comm, int coarse_steps) {
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(namelist, "distributed.nml"), comm);
+  driver::Simulation<3> sim(core::ParameterSet::from_text(namelist, "distributed.nml"), comm);
   sim.initialise();
   RunResult result;
   result.initial = sim.totals();

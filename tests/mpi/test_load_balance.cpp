@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/parameters.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 #include "parallel/cost_function.hpp"
 
 using namespace kosmo;
@@ -30,7 +30,7 @@ std::string clump_namelist() {
 }
 
 // max/min over ranks of the memory cost of the octs each rank owns.
-double cost_ratio(const driver::HydroSimulation<3>& sim, double w_grid, double& min_cost, double& max_cost) {
+double cost_ratio(const driver::Simulation<3>& sim, double w_grid, double& min_cost, double& max_cost) {
   long long owned = 0;
   for (int l = 1; l <= sim.tree().levelmax(); ++l) owned += static_cast<long long>(sim.tree().octs_at_level(l).size());
   const double cost = static_cast<double>(owned) * w_grid;
@@ -43,7 +43,7 @@ TEST(LoadBalance, ClumpMemoryCostWithinFivePercent) {
   int nrank = 1, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &nrank);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(clump_namelist(), "clump.nml"), MPI_COMM_WORLD);
+  driver::Simulation<3> sim(core::ParameterSet::from_text(clump_namelist(), "clump.nml"), MPI_COMM_WORLD);
   sim.initialise();  // balances once after the initial mesh
   const double w_grid = parallel::memory_weights(3, sim.hydro().nvar()).w_grid;
   double min_cost = 0, max_cost = 0;
@@ -78,7 +78,7 @@ TEST(LoadBalance, DoubledCostOnOneRankHalvesItsShare) {
   int nrank = 1, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &nrank);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(clump_namelist(), "clump.nml"), MPI_COMM_WORLD);
+  driver::Simulation<3> sim(core::ParameterSet::from_text(clump_namelist(), "clump.nml"), MPI_COMM_WORLD);
   sim.initialise();
   const double w_grid = parallel::memory_weights(3, sim.hydro().nvar()).w_grid;
   long long before = 0, total = 0;
@@ -110,7 +110,7 @@ double particle_clump_cost_ratio(const std::string& weight) {
   const std::string namelist =
       "&RUN_PARAMS\nhydro=.true.\npic=.true.\npoisson=.true.\nndim=3\nnremap=0\n/\n&AMR_PARAMS\nlevelmin=4\nlevelmax=4\n" + weight +
       "\n/\n&HYDRO_PARAMS\ngamma=1.4\n/\n";
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(namelist, "particle_clump.nml"), MPI_COMM_WORLD);
+  driver::Simulation<3> sim(core::ParameterSet::from_text(namelist, "particle_clump.nml"), MPI_COMM_WORLD);
   particles::ParticleSet<3> clump;
   std::mt19937_64 random(7);  // the same list on every rank: each keeps the particles in its domain
   std::normal_distribution<double> offset(0.0, 0.08);

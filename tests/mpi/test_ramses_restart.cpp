@@ -21,7 +21,7 @@
 #include "core/parameters.hpp"
 #include "distributed_test_support.hpp"
 #include "restart_test_support.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 #include "driver/mesh_snapshot.hpp"
 #include "io/ramses_reader.hpp"
 #include "io/snapshot_reader.hpp"

@@ -17,7 +17,7 @@
 
 #include "core/parameters.hpp"
 #include "distributed_test_support.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 #include "io/snapshot_reader.hpp"
 #include "restart_test_support.hpp"
 
@@ -38,7 +38,7 @@ std::string outflow_box() {
 }
 
 // Level, integer coordinates, potential and acceleration of every owned cell of every level.
-std::vector<Cell> owned_gravity(const driver::HydroSimulation<3>& sim) {
+std::vector<Cell> owned_gravity(const driver::Simulation<3>& sim) {
   const Tree& tree = sim.tree();
   const auto* gravity = sim.gravity();
   std::vector<Cell> cells;
@@ -80,7 +80,7 @@ struct LevelErrors {
 };
 
 LevelErrors gaussian_errors(int levelmin, double m_refine, bool use_fftw = true) {
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(gaussian_namelist(levelmin, m_refine, use_fftw), "gaussian.nml"),
+  driver::Simulation<3> sim(core::ParameterSet::from_text(gaussian_namelist(levelmin, m_refine, use_fftw), "gaussian.nml"),
                                  MPI_COMM_WORLD);
   sim.set_initial_condition([](const std::array<double, 3>& x, double, double* q) {
     const double r2 = (x[0] - 0.5) * (x[0] - 0.5) + (x[1] - 0.5) * (x[1] - 0.5) + (x[2] - 0.5) * (x[2] - 0.5);
@@ -228,7 +228,7 @@ std::string periodic_namelist(const std::string& poisson) {
          poisson.substr(poisson.find('|') + 1) + "\n/\n";
 }
 
-void set_clumps(driver::HydroSimulation<3>& sim) {
+void set_clumps(driver::Simulation<3>& sim) {
   sim.set_initial_condition([](const std::array<double, 3>& x, double, double* q) {
     auto clump = [&](double cx, double cy, double cz, double amplitude) {
       const double r2 = (x[0] - cx) * (x[0] - cx) + (x[1] - cy) * (x[1] - cy) + (x[2] - cz) * (x[2] - cz);
@@ -241,7 +241,7 @@ void set_clumps(driver::HydroSimulation<3>& sim) {
 }
 
 std::vector<Cell> periodic_run(const std::string& poisson, MPI_Comm comm, std::vector<int>& vcycles) {
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(periodic_namelist(poisson), "clumps.nml"), comm);
+  driver::Simulation<3> sim(core::ParameterSet::from_text(periodic_namelist(poisson), "clumps.nml"), comm);
   set_clumps(sim);
   sim.initialise();
   for (int step = 0; step < 3; ++step) sim.advance(0.5 * sim.courant_time_step());
@@ -300,28 +300,28 @@ class SelfGravityRestart : public FreshWorkingDirectory {};
 
 TEST_F(SelfGravityRestart, ContinuesBitForBit) {
   const auto params = core::ParameterSet::from_text(periodic_namelist("use_fftw=.true.|"), "clumps.nml");
-  auto run_steps = [](driver::HydroSimulation<3>& sim, int n) {
+  auto run_steps = [](driver::Simulation<3>& sim, int n) {
     for (int s = 0; s < n; ++s) sim.advance(0.5 * sim.courant_time_step());
   };
-  auto state = [](const driver::HydroSimulation<3>& sim) {
+  auto state = [](const driver::Simulation<3>& sim) {
     std::vector<Cell> cells = owned_gravity(sim), hydro = owned_leaves(sim);
     std::vector<Cell> all = gather_sorted(cells, kWidth, MPI_COMM_WORLD);
     for (const Cell& c : gather_sorted(hydro, 4 + sim.hydro().nvar(), MPI_COMM_WORLD)) all.push_back(c);
     return all;
   };
-  driver::HydroSimulation<3> whole(params, MPI_COMM_WORLD);
+  driver::Simulation<3> whole(params, MPI_COMM_WORLD);
   set_clumps(whole);
   whole.initialise();
   run_steps(whole, 4);
   const auto reference = state(whole);
   {
-    driver::HydroSimulation<3> first(params, MPI_COMM_WORLD);
+    driver::Simulation<3> first(params, MPI_COMM_WORLD);
     set_clumps(first);
     first.initialise();
     run_steps(first, 2);
     write_snapshot_of(first, MPI_COMM_WORLD, 1, params);
   }
-  driver::HydroSimulation<3> again(params, MPI_COMM_WORLD);
+  driver::Simulation<3> again(params, MPI_COMM_WORLD);
   again.restart(io::read_restart_share(MPI_COMM_WORLD, ".", 1));
   run_steps(again, 2);
   const auto restarted = state(again);

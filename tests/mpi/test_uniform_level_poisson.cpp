@@ -12,7 +12,7 @@
 
 #include "core/parameters.hpp"
 #include "distributed_test_support.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 #include "gravity/fft_poisson.hpp"
 #include "parallel/uniform_level.hpp"
 
@@ -28,7 +28,7 @@ TEST(UniformLevelPoisson, SingleModeEqualsTheExactDiscreteSolutionOnAnyRankCount
   const std::string namelist = "&RUN_PARAMS\nhydro=.true.\nndim=3\n/\n&AMR_PARAMS\nlevelmin=5\nlevelmax=5\n/\n"
                                "&INIT_PARAMS\nnregion=1\nregion_type(1)='square'\nx_center=0.5\ny_center=0.5\nz_center=0.5\n"
                                "length_x=10.0\nlength_y=10.0\nlength_z=10.0\nexp_region=10.0\nd_region=1.0\np_region=1.0\n/\n";
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(namelist, "poisson.nml"), MPI_COMM_WORLD);
+  driver::Simulation<3> sim(core::ParameterSet::from_text(namelist, "poisson.nml"), MPI_COMM_WORLD);
   sim.initialise();
   auto& tree = sim.tree();
   const int source = tree.add_field(core::scalar_field("poisson_source", "code_density"));

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/parameters.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 
 namespace kosmo::test {
 
@@ -21,12 +21,12 @@ struct LeafCell {
 
 // Advances to exactly t_end with Courant steps (the last one shortened).
 template <int D>
-void advance_to(driver::HydroSimulation<D>& sim, double t_end, long long max_steps = 1000000) {
+void advance_to(driver::Simulation<D>& sim, double t_end, long long max_steps = 1000000) {
   while (sim.time() < t_end * (1 - 1e-14) && sim.step() < max_steps) sim.advance(std::min(sim.courant_time_step(), t_end - sim.time()));
 }
 
 template <int D>
-std::vector<LeafCell<D>> leaf_cells(const driver::HydroSimulation<D>& sim) {
+std::vector<LeafCell<D>> leaf_cells(const driver::Simulation<D>& sim) {
   using Tree = core::OctTree<D, core::MortonKey>;
   const Tree& tree = sim.tree();
   const int nout = static_cast<int>(sim.hydro().output_fields().size());

@@ -4,14 +4,14 @@
 #include <algorithm>
 #include <cmath>
 
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 
 namespace kosmo::test {
 
 // Advances to exactly t_end with the run's own time steps (the last one shortened); t_end may be
 // negative (super-comoving time).
 template <int D>
-void advance_until(driver::HydroSimulation<D>& sim, double t_end, long long max_steps = 1000000) {
+void advance_until(driver::Simulation<D>& sim, double t_end, long long max_steps = 1000000) {
   const double tolerance = 1e-12 * std::max(1.0, std::fabs(t_end));
   while (sim.time() < t_end - tolerance && sim.step() < max_steps) sim.advance(std::min(sim.courant_time_step(), t_end - sim.time()));
 }

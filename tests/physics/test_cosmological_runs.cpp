@@ -15,8 +15,8 @@
 
 #include "core/parameters.hpp"
 #include "cosmology/initial_conditions.hpp"
-#include "driver/cosmological_model.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "cosmology/cosmological_model.hpp"
+#include "driver/simulation.hpp"
 #include "driver/simulation_start.hpp"
 #include "io/grafic_file.hpp"
 #include "physics/hydro_test_support.hpp"
@@ -53,7 +53,7 @@ std::filesystem::path write_pancake_grafic(const std::string& name) {
   eds.omega_l = 0.0;
   eds.omega_b = 0.0;
   eds.h0 = kHubble;
-  const driver::CosmologicalModel model(eds, kBox, kStart, 1.0);
+  const cosmology::CosmologicalModel model(eds, kBox, kStart, 1.0);
   io::GraficHeader h;
   h.np1 = h.np2 = h.np3 = kCells;
   h.dx = static_cast<float>(kBox / kCells / (kHubble / 100.0));  // comoving Mpc
@@ -102,7 +102,7 @@ double periodic_difference(double x, double y) {
 void check_pancake(bool gas) {
   const auto dir = write_pancake_grafic(gas ? "gas" : "dm");
   const core::ParameterSet params = core::ParameterSet::from_text(pancake_namelist(dir, gas), "pancake.nml");
-  driver::HydroSimulation<3> sim(params);
+  driver::Simulation<3> sim(params);
   driver::prepare_start(sim, params, false);
   sim.initialise();
   const double a_end = 0.5;
@@ -200,7 +200,7 @@ GrowthRun run_growth_box(bool inverted_phases) {
                   "&INIT_PARAMS\nfiletype='gaussian'\naexp_ini=0.02\nboxlen_ini=100.0\nseed=4\nic_lattice=64\nic_invert_phases=") +
       (inverted_phases ? ".true." : ".false.") + "\n/\n&HYDRO_PARAMS\ncourant_factor=0.8\n/\n&OUTPUT_PARAMS\nnoutput=1\naout=0.2\n/\n";
   const core::ParameterSet params = core::ParameterSet::from_text(namelist, "growth.nml");
-  driver::HydroSimulation<3> sim(params);
+  driver::Simulation<3> sim(params);
   driver::prepare_start(sim, params, false);
   sim.initialise();
   // Measured on a grid twice as fine as the particle lattice, where the unperturbed lattice sits on

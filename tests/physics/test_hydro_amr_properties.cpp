@@ -29,7 +29,7 @@ TEST(HydroAmr, PeriodicRunConservesMassMomentumAndEnergyWhileTheMeshChanges) {
       "&HYDRO_PARAMS\ngamma=1.4\ncourant_factor=0.8\nslope_type=2\nriemann='hllc'\n/\n"
       "&REFINE_PARAMS\nerr_grad_d=0.05\ninterpol_type=2\n/\n",
       "conservation.nml");
-  driver::HydroSimulation<3> sim(params);
+  driver::Simulation<3> sim(params);
   sim.set_initial_condition([](const std::array<double, 3>& x, double, double* q) {
     double r2 = 0.0;
     for (int d = 0; d < 3; ++d) r2 += (x[d] - 0.4) * (x[d] - 0.4);
@@ -77,7 +77,7 @@ std::string blast_namelist() {
 std::vector<test::LeafCell<2>> run_blast(int threads) {
   const int saved = omp_get_max_threads();
   omp_set_num_threads(threads);
-  driver::HydroSimulation<2> sim(core::ParameterSet::from_text(blast_namelist(), "blast2d.nml"));
+  driver::Simulation<2> sim(core::ParameterSet::from_text(blast_namelist(), "blast2d.nml"));
   sim.initialise();
   test::advance_to(sim, 0.06);
   omp_set_num_threads(saved);

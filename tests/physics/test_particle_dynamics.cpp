@@ -15,7 +15,7 @@
 #include <string>
 
 #include "core/parameters.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
 #include "physics/particle_test_support.hpp"
 
 using namespace kosmo;
@@ -63,7 +63,7 @@ KeplerOrbits kepler_orbits(int levelmax, int nsubcycle, bool time_extrapolation,
           "0.5\nz_refine=" + refined + "0.5\nr_refine=" + (levelmax == 5 ? "0.35" : "0.35,0.3") + "\n/\n" +
           "&POISSON_PARAMS\nepsilon=1e-8\n/\n",
       "nsubcycle=6*" + std::to_string(nsubcycle) + "\n");
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(namelist, "kepler.nml"));
+  driver::Simulation<3> sim(core::ParameterSet::from_text(namelist, "kepler.nml"));
   sim.gravity()->set_time_extrapolation(time_extrapolation);
   particles::ParticleSet<3> bodies;
   bodies.add(particle(0.5 - kSeparation / 2, 0.5, 0.5, 0.0, -speed, 0.0, m, 1));
@@ -153,7 +153,7 @@ TEST(ParticleDynamics, PeriodicParticleMeshConservesMomentumToRoundOff) {
   const std::string namelist =
       "&RUN_PARAMS\npic=.true.\npoisson=.true.\nndim=3\n/\n&AMR_PARAMS\nlevelmin=5\nlevelmax=5\n/\n"
       "&HYDRO_PARAMS\ncourant_factor=0.5\n/\n";
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(namelist, "momentum.nml"));
+  driver::Simulation<3> sim(core::ParameterSet::from_text(namelist, "momentum.nml"));
   std::mt19937_64 random(7);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   particles::ParticleSet<3> set;

@@ -78,7 +78,7 @@ double shock_radius(const RadialProfile& p) {
 }
 
 TEST(Sedov, BlastMatchesTheSelfSimilarSolution) {
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(sedov_namelist(5, 7), "sedov3d.nml"));
+  driver::Simulation<3> sim(core::ParameterSet::from_text(sedov_namelist(5, 7), "sedov3d.nml"));
   sim.initialise();
   // Blast energy: total energy minus the ambient gas's (p = 1e-5 in the unit box).
   const double energy = sim.hydro().totals()[4] - 1e-5 / 0.4;

@@ -44,7 +44,7 @@ TEST(SelfGravityHydro, PolytropeStaysInHydrostaticBalance) {
   const std::string namelist = isolated_box(
       "&AMR_PARAMS\nlevelmin=5\nlevelmax=6\n/\n&HYDRO_PARAMS\ngamma=2.0\ncourant_factor=0.5\n/\n"
       "&REFINE_PARAMS\nm_refine=20*1.0e-6\nmass_sph=1.0\n/\n&POISSON_PARAMS\nepsilon=1e-6\n/\n");
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(namelist, "polytrope.nml"));
+  driver::Simulation<3> sim(core::ParameterSet::from_text(namelist, "polytrope.nml"));
   sim.set_initial_condition([&](const std::array<double, 3>& x, double, double* q) {
     const double r = distance_from_centre(x);
     const double rho = r < kRadius ? std::max(kBackground, (r > 0 ? std::sin(k * r) / (k * r) : 1.0)) : kBackground;
@@ -92,7 +92,7 @@ TEST(SelfGravityHydro, ColdCollapseConservesTotalEnergy) {
   const std::string namelist = isolated_box(
       "&AMR_PARAMS\nlevelmin=6\nlevelmax=6\n/\n&HYDRO_PARAMS\ngamma=1.6666666667\ncourant_factor=0.2\n/\n"
       "&POISSON_PARAMS\nepsilon=1e-6\n/\n");
-  driver::HydroSimulation<3> sim(core::ParameterSet::from_text(namelist, "collapse.nml"));
+  driver::Simulation<3> sim(core::ParameterSet::from_text(namelist, "collapse.nml"));
   sim.set_initial_condition([&](const std::array<double, 3>& x, double, double* q) {
     q[0] = distance_from_centre(x) < radius ? rho : kBackground;
     q[1] = q[2] = q[3] = 0.0;
@@ -132,7 +132,7 @@ TEST(SelfGravityHydro, JeansOscillationFrequency) {
     const std::string namelist = std::string("&RUN_PARAMS\nhydro=.true.\npoisson=.true.\nndim=1\n") + solver +
                                  "\n/\n&AMR_PARAMS\nlevelmin=7\nlevelmax=7\n/\n&HYDRO_PARAMS\ngamma=1.6666666667\ncourant_factor=0.5\n"
                                  "slope_type=2\n/\n&POISSON_PARAMS\nepsilon=1e-10\n/\n";
-    driver::HydroSimulation<1> sim(core::ParameterSet::from_text(namelist, "jeans.nml"));
+    driver::Simulation<1> sim(core::ParameterSet::from_text(namelist, "jeans.nml"));
     sim.set_initial_condition([&](const std::array<double, 1>& x, double, double* q) {
       q[0] = 1.0 + amplitude * std::cos(kwave * x[0]);
       q[1] = 0.0;

@@ -22,7 +22,7 @@ std::string periodic_namelist(int ndim, int level) {
 template <int D>
 std::vector<test::LeafCell<D>> run_double_tube(int level, const std::array<int, D>& k, double t) {
   const auto params = core::ParameterSet::from_text(periodic_namelist(D, level), "double_tube.nml");
-  driver::HydroSimulation<D> sim(params);
+  driver::Simulation<D> sim(params);
   sim.set_initial_condition([k](const std::array<double, D>& x, double, double* q) {
     double s = 0.0;
     for (int d = 0; d < D; ++d) s += k[d] * x[d];

@@ -43,7 +43,7 @@ struct TubeResult {
 
 TubeResult run_tube(int levelmin, int levelmax, const std::string& riemann, int slope_type = 2) {
   const auto params = core::ParameterSet::from_text(tube_namelist(levelmin, levelmax, riemann, slope_type), "tube1d.nml");
-  driver::HydroSimulation<1> sim(params);
+  driver::Simulation<1> sim(params);
   sim.initialise();
   test::advance_to(sim, 0.245);
   TubeResult r;

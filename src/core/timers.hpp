@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace kosmo::driver {
+namespace kosmo::core {
 
 class Timers {
  public:
@@ -49,4 +49,4 @@ class Timers {
   std::vector<std::pair<std::string, double>> entries_;
 };
 
-}  // namespace kosmo::driver
+}  // namespace kosmo::core

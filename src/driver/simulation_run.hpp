@@ -1,5 +1,5 @@
 #pragma once
-// `kosmo run` for hydro=.true.: the time loop over coarse steps with RAMSES-style logs, snapshots
+// `kosmo run`: the time loop over coarse steps with RAMSES-style logs, snapshots
 // at the requested times and the timer table at the end.
 #include <mpi.h>
 
@@ -10,6 +10,6 @@
 namespace kosmo::driver {
 
 template <int D>
-void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log);
+void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log);
 
 }  // namespace kosmo::driver

@@ -1,4 +1,4 @@
-#include "driver/hydro_run.hpp"
+#include "driver/simulation_run.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,9 +7,9 @@
 #include <ostream>
 
 #include "core/output_schedule.hpp"
-#include "driver/particle_snapshot.hpp"
 #include "driver/simulation_start.hpp"
-#include "driver/hydro_simulation.hpp"
+#include "driver/simulation.hpp"
+#include "driver/mesh_snapshot.hpp"
 #include "driver/job_control.hpp"
 #include "driver/mesh_report.hpp"
 #include "io/ramses_reader.hpp"
@@ -29,16 +29,16 @@ double relative_change(double now, double initial) {
 }  // namespace
 
 template <int D>
-void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
+void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
   using Clock = std::chrono::steady_clock;
   const auto run_start = Clock::now();
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  HydroSimulation<D> sim(params, comm);
+  Simulation<D> sim(params, comm);
   const auto nrestart = static_cast<int>(params.get_int("RUN_PARAMS", "nrestart"));
   // Every rank reads the same initial conditions: a bad file stops all ranks with one message.
   parallel::run_collectively(comm, [&] { prepare_start(sim, params, nrestart > 0); });
-  const CosmologicalModel* cosmology = sim.cosmology();
+  const cosmology::CosmologicalModel* cosmology = sim.cosmology();
   if (nrestart > 0) {
     // &OUTPUT_PARAMS informat: kosmo's HDF5 snapshot (bit for bit) or RAMSES' binary files.
     const bool ramses = params.get_string("OUTPUT_PARAMS", "informat") == "ramses";
@@ -75,10 +75,7 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
     const auto start = Clock::now();
     SnapshotExtras extras;
     io::SnapshotParticles particles;
-    if (sim.particles()) {
-      particles = snapshot_particles(sim.particles()->set());
-      extras.particles = &particles;
-    }
+    if (sim.snapshot_particles(particles)) extras.particles = &particles;
     if (cosmology) {
       // RAMSES' cosmological info file: aexp, H0, omegas and the super-comoving units at this aexp.
       extras.complete_meta = [cosmology, &sim](io::SnapshotMeta& meta) {
@@ -173,8 +170,8 @@ void run_hydro(const core::ParameterSet& params, MPI_Comm comm, std::ostream& lo
   }
 }
 
-template void run_hydro<1>(const core::ParameterSet&, MPI_Comm, std::ostream&);
-template void run_hydro<2>(const core::ParameterSet&, MPI_Comm, std::ostream&);
-template void run_hydro<3>(const core::ParameterSet&, MPI_Comm, std::ostream&);
+template void run_simulation<1>(const core::ParameterSet&, MPI_Comm, std::ostream&);
+template void run_simulation<2>(const core::ParameterSet&, MPI_Comm, std::ostream&);
+template void run_simulation<3>(const core::ParameterSet&, MPI_Comm, std::ostream&);
 
 }  // namespace kosmo::driver

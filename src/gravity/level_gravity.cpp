@@ -1,4 +1,4 @@
-#include "driver/level_gravity.hpp"
+#include "gravity/level_gravity.hpp"
 
 #include <mpi.h>
 
@@ -10,11 +10,11 @@
 #include <optional>
 
 #include "core/error.hpp"
-#include "driver/level_particles.hpp"
+#include "cosmology/cosmological_model.hpp"
 #include "gravity/analytic_gravity.hpp"
 #include "gravity/octree_acceleration.hpp"
 
-namespace kosmo::driver {
+namespace kosmo::gravity {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -31,9 +31,12 @@ std::vector<core::OctIndex> local_octs(const Tree& tree, int level) {
 }  // namespace
 
 template <int D>
-LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh,
-                              hydro::HydroSolver<D>& hydro, int levelmin, Timers& timers)
-    : tree_(tree), mesh_(mesh), hydro_(hydro), timers_(timers), levelmin_(levelmin) {
+LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh, core::Timers& timers)
+    : tree_(tree),
+      mesh_(mesh),
+      timers_(timers),
+      levelmin_(static_cast<int>(params.get_int("AMR_PARAMS", "levelmin"))),
+      courant_factor_(params.get_real("HYDRO_PARAMS", "courant_factor")) {
   const int type = static_cast<int>(params.get_int("POISSON_PARAMS", "gravity_type"));
   self_gravity_ = type <= 0;
   analytic_type_ = type < 0 ? -type : type;
@@ -53,31 +56,25 @@ LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, para
   fft_settings_.isolated = isolated_;
   fft_settings_.slab_threshold_cells = params.get_int("POISSON_PARAMS", "fft_slab_threshold");
 
-  core::FieldInfo potential = core::scalar_field("potential", "code_velocity**2");
-  phi_ = tree_.add_field(potential);
-  for (int d = 0; d < D; ++d)
-    acceleration_[static_cast<std::size_t>(d)] =
-        tree_.add_field(core::velocity_field(std::string("acceleration_") + axis_name(d), "code_acceleration"));
-  // Per cell, the half kick its gas has had with the force stored in acceleration_*: begin_step
-  // removes exactly that. A field rather than a per-level number, so that a restart carries it
-  // and a cell made by refinement inherits its father's (its gas is its father's, kicked with the
-  // coarse level's step).
-  auto restart_only = [this](const char* name, const char* unit) {
-    core::FieldInfo info = core::scalar_field(name, unit);
-    info.in_snapshots = false;
-    return tree_.add_field(info);
-  };
-  pending_kick_ = restart_only("gravity_half_kick_time", "code_time");
+  // A restart that lacks the potential or the acceleration (a RAMSES-format output, a snapshot of a
+  // run without gravity) solves for them afresh; the ghosts of the acceleration are refreshed by the
+  // stepper after each force update (the analytic field is computed on ghost cells directly).
+  auto field = [this](core::FieldInfo info) { return tree_.add_field(info.owned_by("gravity")); };
+  phi_ = field(core::scalar_field("potential", "code_velocity**2").comoving(-2).when_missing(core::MissingInRestart::recompute));
+  for (int d = 0; d < D; ++d) {
+    core::FieldInfo info = core::velocity_field(std::string("acceleration_") + axis_name(d), "code_acceleration")
+                               .comoving(-3)
+                               .when_missing(core::MissingInRestart::recompute);
+    if (self_gravity_) info.ghosts_at(core::GhostStage::after_force_update);
+    acceleration_[static_cast<std::size_t>(d)] = field(info);
+  }
   // The potential's history (RAMSES save_phi_old), in restarts so that a restart extrapolates as
-  // the uninterrupted run does; not in snapshots.
-  phi_old_ = restart_only("potential_previous", "code_velocity**2");
-  phi_time_ = restart_only("potential_solve_time", "code_time");
-  phi_level_ = restart_only("potential_solve_level", "dimensionless");
-  core::FieldInfo source = core::scalar_field("poisson_source");
-  source.in_snapshots = false;
-  source.in_restarts = false;
-  source_ = tree_.add_field(source);
-  hydro_.set_gravity(acceleration_);
+  // the uninterrupted run does; not in snapshots. Without it each level's first solve extrapolates
+  // nothing.
+  phi_old_ = field(core::scalar_field("potential_previous", "code_velocity**2").comoving(-2).restart_only(core::MissingInRestart::zero));
+  phi_time_ = field(core::scalar_field("potential_solve_time", "code_time").comoving(2).restart_only(core::MissingInRestart::zero));
+  phi_level_ = field(core::scalar_field("potential_solve_level", "dimensionless").restart_only(core::MissingInRestart::zero));
+  source_ = field(core::scalar_field("poisson_source").transient());
   poisson_factor_ = 4.0 * std::numbers::pi;
 
   if (self_gravity_) {
@@ -104,15 +101,10 @@ LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, para
 }
 
 template <int D>
-void LevelGravity<D>::set_particles(LevelParticles<D>* particles) {
-  particles_ = particles;
-  if (particles_ && particle_density_ < 0) {
-    core::FieldInfo density = core::scalar_field("particle_density");
-    density.in_snapshots = false;
-    density.in_restarts = false;
-    particle_density_ = tree_.add_field(density);
-  }
-  if (particles_) particles_->set_acceleration_fields(acceleration_);
+void LevelGravity<D>::connect(const std::vector<core::PhysicsModule<D>*>& modules) {
+  sources_.clear();
+  for (core::PhysicsModule<D>* module : modules)
+    if (module != this) sources_.push_back(module);
 }
 
 template <int D>
@@ -120,8 +112,9 @@ double LevelGravity<D>::mean_density() const {
   if (isolated_) return 0.0;
   double volume = 1.0;
   for (int d = 0; d < D; ++d) volume *= static_cast<double>(tree_.extent(1)[static_cast<std::size_t>(d)]) * 2.0 * tree_.cell_size(1);
-  const double gas = gas_ ? mesh_.sum(hydro_.totals()[0]) : 0.0;
-  return (gas + (particles_ ? particles_->total_mass() : 0.0)) / volume;
+  double mass = 0.0;
+  for (const core::PhysicsModule<D>* source : sources_) mass += source->total_mass();  // collective
+  return mass / volume;
 }
 
 // RAMSES rho_fine: the Poisson source of every owned cell of the level, 4 pi G (rho - <rho>), rho
@@ -129,19 +122,18 @@ double LevelGravity<D>::mean_density() const {
 template <int D>
 void LevelGravity<D>::set_source(int level) {
   const double mean = mean_density();
-  if (particles_) particles_->deposit(level, particle_density_);
-  const double* rho = tree_.field(hydro_.uold_fields()[0]);
-  const double* rho_particles = particles_ ? tree_.field(particle_density_) : nullptr;
-  const bool gas = gas_;
   double* source = tree_.field(source_);
   const auto& octs = tree_.octs_at_level(level);
+  for (core::OctIndex o : octs)
+    for (int c = 0; c < Tree::cells_per_oct; ++c) source[Tree::cell_index(o, c)] = 0.0;
+  for (core::PhysicsModule<D>* module : sources_) module->add_source_density(level, source);  // collective
   const double factor = poisson_factor_;
   double max_density = 0.0;
 #pragma omp parallel for schedule(static) reduction(max : max_density)
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < Tree::cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);
-      const double density = (gas ? rho[cell] : 0.0) + (rho_particles ? rho_particles[cell] : 0.0);
+      const double density = source[cell];
       max_density = std::max(max_density, density);
       source[cell] = factor * (density - mean);
     }
@@ -178,28 +170,8 @@ void LevelGravity<D>::add_analytic(int level) {
 // padding needs none.)
 template <int D>
 void LevelGravity<D>::set_monopole_boundary() {
-  const double* rho = tree_.field(hydro_.uold_fields()[0]);
   std::array<double, D + 1> sums{};  // mass, mass-weighted position
-  for (int level = 1; level <= tree_.levelmax(); ++level) {
-    double volume = 1.0;
-    for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
-    for (core::OctIndex o : tree_.octs_at_level(level))
-      for (int c = 0; c < Tree::cells_per_oct; ++c) {
-        const core::CellIndex cell = Tree::cell_index(o, c);
-        if (!tree_.is_leaf(cell)) continue;
-        const double m = (gas_ ? rho[cell] : 0.0) * volume;
-        const auto x = tree_.cell_centre(cell);
-        sums[0] += m;
-        for (int d = 0; d < D; ++d) sums[static_cast<std::size_t>(d) + 1] += m * x[static_cast<std::size_t>(d)];
-      }
-  }
-  if (particles_) {
-    const auto& set = particles_->set();
-    for (std::size_t i = 0; i < set.size(); ++i) {
-      sums[0] += set.mass()[i];
-      for (int d = 0; d < D; ++d) sums[static_cast<std::size_t>(d) + 1] += set.mass()[i] * set.position(d)[i];
-    }
-  }
+  for (const core::PhysicsModule<D>* source : sources_) source->add_mass_moments(sums);
   if (mesh_.distributed()) MPI_Allreduce(MPI_IN_PLACE, sums.data(), D + 1, MPI_DOUBLE, MPI_SUM, mesh_.comm());
   const double mass = sums[0];
   std::array<double, D> centre{};
@@ -209,13 +181,6 @@ void LevelGravity<D>::set_monopole_boundary() {
     for (int d = 0; d < D; ++d) r2 += (x[static_cast<std::size_t>(d)] - centre[static_cast<std::size_t>(d)]) * (x[static_cast<std::size_t>(d)] - centre[static_cast<std::size_t>(d)]);
     return -mass / std::sqrt(r2);
   });
-}
-
-template <int D>
-bool LevelGravity<D>::is_history_field(const std::string& name) const {
-  for (int field : {phi_old_, phi_time_, phi_level_})
-    if (tree_.fields().info(field).name == name) return true;
-  return false;
 }
 
 // RAMSES save_phi_old, called by amr_step just before each solve of a level ("Save old potential
@@ -360,98 +325,34 @@ void LevelGravity<D>::solve_level(int level, std::optional<double> time) {
     timers_.add("gravity - time extrapolation", start);
   }
   add_analytic(level);
-  if (mesh_.distributed() && self_gravity_) {
-    const auto start = Clock::now();
-    const std::array<int, D>& fields = acceleration_;
-    mesh_.exchange_fields(tree_, level, fields);
-    timers_.add("ghost exchange", start);
-  }
 }
 
 template <int D>
-void LevelGravity<D>::begin_step(int level, double time) {
-  // The previous step's second half kick used the force of its start: replace it by one with the
-  // force of its end (for a constant analytic field the two cancel exactly).
-  if (gas_) hydro_.gravity_kick(level, -1.0, pending_kick_);
+void LevelGravity<D>::update_forces(int level, std::optional<double> time) {
+  // Super-comoving Poisson equation at the level's time (RAMSES: fourpi = 1.5 omega_m aexp).
+  if (cosmology_ && time) poisson_factor_ = cosmology_->poisson_factor(*time);
   solve_level(level, time);
-  if (gas_) hydro_.gravity_kick(level, 1.0, pending_kick_);
-  {
-    if (gas_ && mesh_.distributed()) {
-      const auto start = Clock::now();
-      mesh_.exchange_fields(tree_, level, hydro_.uold_fields());
-      timers_.add("ghost exchange", start);
-    }
-  }
 }
 
 template <int D>
-void LevelGravity<D>::end_step(int level, double dt) {
-  if (!gas_) return;
-  // The whole step's kick with this step's force: its first half for good (RAMSES
-  // add_gravity_source_terms) and its second half provisionally, so that the state between steps
-  // is synchronised; begin_step replaces the provisional half by one with the force of the step's end.
-  double* pending = tree_.field(pending_kick_);
-  for (core::OctIndex o : tree_.octs_at_level(level))
-    for (int c = 0; c < Tree::cells_per_oct; ++c) pending[Tree::cell_index(o, c)] = 0.5 * dt;
-  hydro_.gravity_kick(level, 2.0, pending_kick_);
-}
-
-template <int D>
-void LevelGravity<D>::solve_all_levels() {
-  for (int level = levelmin_; level <= tree_.levelmax(); ++level) {
-    const auto local = static_cast<long long>(tree_.octs_at_level(level).size());
-    if ((mesh_.distributed() ? mesh_.sum(local) : local) == 0) break;
-    solve_level(level, std::nullopt);
-  }
+double LevelGravity<D>::time_step_limit(int level) const {
+  return courant_factor_ * free_fall_time(level);
 }
 
 template <int D>
 double LevelGravity<D>::potential_energy() const {
-  const double* rho = tree_.field(hydro_.uold_fields()[0]);
-  const double* phi = tree_.field(phi_);
+  // Self-gravity counts each pair once (1/2); an external field does not.
+  const double self_factor = self_gravity_ ? 0.5 : 0.0;
+  ExternalPotential external;
+  if (analytic_type_ != 0)
+    external = [this](const std::array<double, D>& x) { return analytic_potential<D>(analytic_type_, analytic_params_, x); };
   double energy = 0.0;
-  for (int level = 1; level <= tree_.levelmax(); ++level) {
-    double volume = 1.0;
-    for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
-    for (core::OctIndex o : tree_.octs_at_level(level))
-      for (int c = 0; c < Tree::cells_per_oct; ++c) {
-        const core::CellIndex cell = Tree::cell_index(o, c);
-        if (!tree_.is_leaf(cell)) continue;
-        // Self-gravity counts each pair once (1/2); an external field does not.
-        if (!gas_) continue;
-        double e = 0.0;
-        if (self_gravity_) e += 0.5 * rho[cell] * phi[cell];
-        if (analytic_type_ != 0)
-          e += rho[cell] * gravity::analytic_potential<D>(analytic_type_, analytic_params_, tree_.cell_centre(cell));
-        energy += e * volume;
-      }
-  }
-  return mesh_.sum(energy) + particle_potential_energy();
-}
-
-// 1/2 sum m phi(x) over particles (plus m phi_ext for analytic fields), phi interpolated at each
-// particle's level with the CIC kernel of the force. In code units with G = 1 (non-cosmological).
-template <int D>
-double LevelGravity<D>::particle_potential_energy() const {
-  if (!particles_) return 0.0;
-  const std::array<double, D> zero{};
-  double energy = 0.0;
-  for (int level = 1; level <= tree_.levelmax(); ++level) {
-    const auto values = particles_->interpolate_field(level, phi_);
-    for (const auto& [index, value] : values) {
-      const auto& set = particles_->set();
-      std::array<double, D> x = zero;
-      for (int d = 0; d < D; ++d) x[static_cast<std::size_t>(d)] = set.position(d)[index];
-      double e = self_gravity_ ? 0.5 * value : 0.0;
-      if (analytic_type_ != 0) e += gravity::analytic_potential<D>(analytic_type_, analytic_params_, x);
-      energy += set.mass()[index] * e;
-    }
-  }
-  return mesh_.sum(energy);
+  for (const core::PhysicsModule<D>* source : sources_) energy += mesh_.sum(source->local_potential_energy(phi_, self_factor, external));
+  return energy;
 }
 
 template class LevelGravity<1>;
 template class LevelGravity<2>;
 template class LevelGravity<3>;
 
-}  // namespace kosmo::driver
+}  // namespace kosmo::gravity

@@ -13,16 +13,16 @@
 #include "core/parameters.hpp"
 #include "cosmology/friedmann.hpp"
 
-namespace kosmo::driver {
+namespace kosmo::cosmology {
 
 class CosmologicalModel {
  public:
   // a_min..a_max bound every expansion factor the run will ask for (the table is built once).
-  CosmologicalModel(const cosmology::CosmologyParameters& parameters, double boxlen_mpc_h, double a_min, double a_max);
+  CosmologicalModel(const CosmologyParameters& parameters, double boxlen_mpc_h, double a_min, double a_max);
 
-  const cosmology::CosmologyParameters& parameters() const { return parameters_; }
+  const CosmologyParameters& parameters() const { return parameters_; }
   double boxlen_mpc_h() const { return boxlen_mpc_h_; }
-  const cosmology::Background& background() const { return background_; }
+  const Background& background() const { return background_; }
 
   double time_at(double aexp) const { return table_->super_comoving_time_at(aexp); }
   double aexp_at(double tau) const { return table_->expansion_factor_at(tau); }
@@ -45,10 +45,10 @@ class CosmologicalModel {
   double initial_pressure_per_density(double a) const;
 
  private:
-  cosmology::CosmologyParameters parameters_;
+  CosmologyParameters parameters_;
   double boxlen_mpc_h_;
-  cosmology::Background background_;
+  Background background_;
   std::unique_ptr<cosmology::FriedmannTable> table_;
 };
 
-}  // namespace kosmo::driver
+}  // namespace kosmo::cosmology

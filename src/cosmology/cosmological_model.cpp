@@ -1,10 +1,10 @@
-#include "driver/cosmological_model.hpp"
+#include "cosmology/cosmological_model.hpp"
 
 #include <algorithm>
 
 #include "core/error.hpp"
 
-namespace kosmo::driver {
+namespace kosmo::cosmology {
 namespace {
 
 constexpr double megaparsec_cm = 3.0856776e24;   // RAMSES units.f90
@@ -14,7 +14,7 @@ constexpr double boltzmann_cgs = 1.3806200e-16;        // RAMSES kB
 
 }  // namespace
 
-CosmologicalModel::CosmologicalModel(const cosmology::CosmologyParameters& parameters, double boxlen_mpc_h, double a_min,
+CosmologicalModel::CosmologicalModel(const CosmologyParameters& parameters, double boxlen_mpc_h, double a_min,
                                      double a_max)
     : parameters_(parameters), boxlen_mpc_h_(boxlen_mpc_h), background_(parameters) {
   KOSMO_REQUIRE(boxlen_mpc_h > 0.0, "cosmology: the comoving box size must be positive (boxlen_ini=" << boxlen_mpc_h << ")");
@@ -41,4 +41,4 @@ double CosmologicalModel::initial_pressure_per_density(double a) const {
   return temperature_over_mu / scale_t2;
 }
 
-}  // namespace kosmo::driver
+}  // namespace kosmo::cosmology

@@ -1,0 +1,276 @@
+#include "hydro/hydro_module.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <string>
+
+#include "core/error.hpp"
+#include "hydro/boundary_conditions.hpp"
+#include "hydro/equation_of_state.hpp"
+#include "hydro/hydro_variables.hpp"
+#include "parallel/reflux_exchange.hpp"
+
+namespace kosmo::hydro {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+SchemeSettings scheme_settings(const core::ParameterSet& p) {
+  SchemeSettings s;
+  s.gamma = p.get_real("HYDRO_PARAMS", "gamma");
+  s.smallr = p.get_real("HYDRO_PARAMS", "smallr");
+  s.smallc = p.get_real("HYDRO_PARAMS", "smallc");
+  s.slope_type = slope_type_from_int(static_cast<int>(p.get_int("HYDRO_PARAMS", "slope_type")));
+  s.riemann = riemann_solver_from_name(p.get_string("HYDRO_PARAMS", "riemann"));
+  s.npassive = static_cast<int>(p.get_int("HYDRO_PARAMS", "npassive"));
+  s.niter_riemann = static_cast<int>(p.get_int("HYDRO_PARAMS", "niter_riemann"));
+  return s;
+}
+
+}  // namespace
+
+template <int D>
+typename HydroSolver<D>::Settings solver_settings(const core::ParameterSet& p) {
+  KOSMO_REQUIRE(p.get_int("REFINE_PARAMS", "interpol_var") == 0,
+                p.source() << ": &REFINE_PARAMS: interpol_var=" << p.get_int("REFINE_PARAMS", "interpol_var")
+                           << " is not implemented yet: kosmo interpolates conservative variables (interpol_var=0)");
+  typename HydroSolver<D>::Settings s;
+  s.scheme = scheme_settings(p);
+  s.courant_factor = p.get_real("HYDRO_PARAMS", "courant_factor");
+  s.interpolation = static_cast<core::InterpolationType>(p.get_int("REFINE_PARAMS", "interpol_type"));
+  s.boundaries = box_boundaries<D>(p);
+  return s;
+}
+
+template <int D>
+HydroModule<D>::HydroModule(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh, core::Timers& timers)
+    : tree_(tree),
+      mesh_(mesh),
+      timers_(timers),
+      solver_(tree, solver_settings<D>(params)),
+      init_regions_(init_regions(params)),
+      gradients_(gradient_criteria(params)) {}
+
+template <int D>
+void HydroModule<D>::connect(const std::vector<core::PhysicsModule<D>*>& /*modules*/) {
+  // Gravity's acceleration, if a module registered it: the Godunov predictor and the kicks read it.
+  std::array<int, D> acceleration{};
+  for (int d = 0; d < D; ++d) acceleration[static_cast<std::size_t>(d)] = tree_.fields().find(std::string("acceleration_") + axis_letter(d));
+  if (acceleration[0] < 0) return;
+  solver_.set_gravity(acceleration);
+  // Not in analysis snapshots; a restart that lacks it (a RAMSES-format output) recomputes the
+  // forces, as it does for the potential itself.
+  pending_kick_ = tree_.add_field(core::scalar_field("gravity_half_kick_time", "code_time")
+                                      .owned_by("hydro")
+                                      .comoving(2)
+                                      .restart_only(core::MissingInRestart::recompute));
+  // The force update kicks uold: its ghosts are refreshed after the kicks too.
+  for (int field : solver_.uold_fields()) tree_.add_ghost_stage(field, core::GhostStage::after_kicks);
+}
+
+template <int D>
+void HydroModule<D>::set_initial_state() {
+  const auto& s = solver_.settings().scheme;
+  const int nvar = solver_.nvar();
+  for (int l = 1; l <= tree_.levelmax(); ++l) {
+    // Ghosts too: the state is analytic, so a ghost gets exactly its owner's values.
+    std::vector<core::OctIndex> octs(tree_.octs_at_level(l).begin(), tree_.octs_at_level(l).end());
+    octs.insert(octs.end(), tree_.ghost_octs_at_level(l).begin(), tree_.ghost_octs_at_level(l).end());
+    const double dx = tree_.cell_size(l);
+#pragma omp parallel
+    {
+      std::vector<double> u(static_cast<std::size_t>(nvar)), q(static_cast<std::size_t>(nvar), 0.0);
+#pragma omp for schedule(static)
+      for (std::size_t i = 0; i < octs.size(); ++i)
+        for (int c = 0; c < Tree::cells_per_oct; ++c) {
+          const core::CellIndex cell = Tree::cell_index(octs[i], c);
+          if (initial_condition_) {
+            initial_condition_(tree_.cell_centre(cell), dx, q.data());
+            primitive_to_conservative<D>(q.data(), u.data(), s);
+          } else {
+            region_initial_state<D>(init_regions_, s.gamma, s.smallr, s.smallc, s.npassive, tree_.cell_centre(cell), dx, u.data());
+          }
+          for (int v = 0; v < nvar; ++v) tree_.field(solver_.uold_fields()[static_cast<std::size_t>(v)])[cell] = u[static_cast<std::size_t>(v)];
+        }
+    }
+  }
+}
+
+// RAMSES hydro_flag: the gradient criteria (err_grad_*) on the primitive variables.
+template <int D>
+void HydroModule<D>::flag_cells(int level, std::vector<std::uint8_t>& flags) {
+  if (!gradients_.any()) return;
+  const auto& s = solver_.settings().scheme;
+  const auto& stencil = solver_.stencils().get(tree_, level);
+  const int nvar = solver_.nvar();
+  std::vector<const double*> u(static_cast<std::size_t>(nvar));
+  for (int v = 0; v < nvar; ++v) u[static_cast<std::size_t>(v)] = tree_.field(solver_.uold_fields()[static_cast<std::size_t>(v)]);
+#pragma omp parallel
+  {
+    std::vector<double> cell_u(static_cast<std::size_t>(nvar));
+    auto primitive = [&](core::CellIndex cell) {
+      for (int v = 0; v < nvar; ++v) cell_u[static_cast<std::size_t>(v)] = u[static_cast<std::size_t>(v)][cell];
+      return refine_primitive<D>(cell_u.data(), s.gamma, s.smallr);
+    };
+#pragma omp for schedule(static)
+    for (std::size_t i = 0; i < stencil.size(); ++i)
+      for (int c = 0; c < Tree::cells_per_oct; ++c) {
+        const core::CellIndex cell = Tree::cell_index(stencil.oct(i), c);
+        if (flags[cell]) continue;
+        const auto mid = primitive(cell);
+        bool refine = false;
+        for (int d = 0; d < D && !refine; ++d) {
+          const core::CellIndex left = stencil.face_neighbour(i, c, d, -1);
+          const core::CellIndex right = stencil.face_neighbour(i, c, d, +1);
+          refine = gradient_refine<D>(left == core::no_cell ? mid : primitive(left), mid, right == core::no_cell ? mid : primitive(right),
+                                      gradients_);
+        }
+        if (refine) flags[cell] = 1;
+      }
+  }
+}
+
+template <int D>
+double HydroModule<D>::time_step_limit(int level) const {
+  if (tree_.octs_at_level(level).empty()) return std::numeric_limits<double>::max();
+  return solver_.courant_time_step(level);
+}
+
+// The previous step's second half kick used the force of its start: the force update replaces it
+// by one with the force of its end (for a constant analytic field the two cancel exactly).
+template <int D>
+void HydroModule<D>::before_force_update(int level) {
+  if (pending_kick_ >= 0) solver_.gravity_kick(level, -1.0, pending_kick_);
+}
+
+template <int D>
+void HydroModule<D>::after_force_update(int level) {
+  if (pending_kick_ >= 0) solver_.gravity_kick(level, 1.0, pending_kick_);
+}
+
+template <int D>
+void HydroModule<D>::begin_level_step(int level) {
+  const auto start = Clock::now();
+  solver_.set_unew(level);
+  timers_.add("hydro - copy and restrict", start);
+}
+
+template <int D>
+std::size_t HydroModule<D>::advance(int level, double dt) {
+  const auto before = solver_.timing();
+  solver_.godunov(level, dt);
+  const auto after = solver_.timing();
+  timers_.add_seconds("hydro - stencil lookup", after.stencil - before.stencil);
+  timers_.add_seconds("hydro - gather, fluxes, update", after.fluxes - before.fluxes);
+  return tree_.octs_at_level(level).size() * Tree::cells_per_oct;
+}
+
+template <int D>
+void HydroModule<D>::source_terms(int level, double dt) {
+  const auto before = solver_.timing();
+  parallel::exchange_reflux(mesh_, tree_, level, solver_.nvar(), solver_.pending_reflux(), solver_.pending_reflux_values());
+  solver_.apply_reflux();
+  timers_.add_seconds("hydro - reflux", solver_.timing().reflux - before.reflux);
+  const auto start = Clock::now();
+  solver_.set_uold(level);
+  // RAMSES: the second half kick of the step (synchro_hydro_fine(+dt/2)) before the restriction,
+  // which overwrites refined cells with their sons' kicked gas. The whole step's kick with this
+  // step's force: its first half for good (add_gravity_source_terms) and its second half
+  // provisionally, so that the state between steps is synchronised.
+  if (pending_kick_ >= 0) {
+    double* pending = tree_.field(pending_kick_);
+    for (core::OctIndex o : tree_.octs_at_level(level))
+      for (int c = 0; c < Tree::cells_per_oct; ++c) pending[Tree::cell_index(o, c)] = 0.5 * dt;
+    solver_.gravity_kick(level, 2.0, pending_kick_);
+  }
+  solver_.restrict_onto(level);
+  timers_.add("hydro - copy and restrict", start);
+}
+
+template <int D>
+double HydroModule<D>::total_mass() const {
+  return mesh_.sum(solver_.totals()[0]);
+}
+
+template <int D>
+void HydroModule<D>::add_density(int level, double* density) const {
+  const double* rho = tree_.field(solver_.uold_fields()[0]);
+  const auto& octs = tree_.octs_at_level(level);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < octs.size(); ++i)
+    for (int c = 0; c < Tree::cells_per_oct; ++c) {
+      const core::CellIndex cell = Tree::cell_index(octs[i], c);
+      density[cell] += rho[cell];
+    }
+}
+
+template <int D>
+void HydroModule<D>::add_source_density(int level, double* density) {
+  add_density(level, density);
+}
+
+template <int D>
+void HydroModule<D>::add_refinement_density(int level, double* density) {
+  add_density(level, density);
+}
+
+template <int D>
+void HydroModule<D>::add_mass_moments(std::array<double, D + 1>& sums) const {
+  const double* rho = tree_.field(solver_.uold_fields()[0]);
+  for (int level = 1; level <= tree_.levelmax(); ++level) {
+    double volume = 1.0;
+    for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
+    for (core::OctIndex o : tree_.octs_at_level(level))
+      for (int c = 0; c < Tree::cells_per_oct; ++c) {
+        const core::CellIndex cell = Tree::cell_index(o, c);
+        if (!tree_.is_leaf(cell)) continue;
+        const double m = rho[cell] * volume;
+        const auto x = tree_.cell_centre(cell);
+        sums[0] += m;
+        for (int d = 0; d < D; ++d) sums[static_cast<std::size_t>(d) + 1] += m * x[static_cast<std::size_t>(d)];
+      }
+  }
+}
+
+template <int D>
+double HydroModule<D>::local_potential_energy(int potential, double self_factor, const ExternalPotential& external) const {
+  const double* rho = tree_.field(solver_.uold_fields()[0]);
+  const double* phi = tree_.field(potential);
+  double energy = 0.0;
+  for (int level = 1; level <= tree_.levelmax(); ++level) {
+    double volume = 1.0;
+    for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
+    for (core::OctIndex o : tree_.octs_at_level(level))
+      for (int c = 0; c < Tree::cells_per_oct; ++c) {
+        const core::CellIndex cell = Tree::cell_index(o, c);
+        if (!tree_.is_leaf(cell)) continue;
+        double e = 0.0;
+        if (self_factor != 0.0) e += self_factor * rho[cell] * phi[cell];
+        if (external) e += rho[cell] * external(tree_.cell_centre(cell));
+        energy += e * volume;
+      }
+  }
+  return energy;
+}
+
+template <int D>
+void HydroModule<D>::add_conserved_totals(std::vector<double>& sums) const {
+  const std::vector<double> gas = solver_.totals();
+  if (sums.size() < gas.size()) sums.resize(gas.size(), 0.0);
+  for (std::size_t v = 0; v < gas.size(); ++v) sums[v] += gas[v];
+}
+
+template <int D>
+std::vector<core::DerivedOutput> HydroModule<D>::derived_outputs() const {
+  return {core::DerivedOutput{solver_.output_fields(), [this](core::OctIndex o, double* out) { solver_.output_values(o, out); }}};
+}
+
+template class HydroModule<1>;
+template class HydroModule<2>;
+template class HydroModule<3>;
+template HydroSolver<1>::Settings solver_settings<1>(const core::ParameterSet&);
+template HydroSolver<2>::Settings solver_settings<2>(const core::ParameterSet&);
+template HydroSolver<3>::Settings solver_settings<3>(const core::ParameterSet&);
+
+}  // namespace kosmo::hydro
