@@ -73,22 +73,21 @@ InfoFile read_info(const fs::path& path, const std::string& shown) {
   return info;
 }
 
-// Where each primitive variable sits in the hydro files (0-based), from hydro_file_descriptor.txt,
-// or RAMSES' default layout (density, velocities, pressure, passive scalars) without one.
+// Where each of the conversion's file variables sits in the hydro files (0-based), from
+// hydro_file_descriptor.txt, or the conversion's own order (RAMSES' default layout) without one.
 struct Layout {
-  int density = -1, pressure = -1;
-  int velocity[3] = {-1, -1, -1};
-  std::vector<int> scalars;
-  int nvar = 0;  // -1: no descriptor, take the hydro header's nvar
+  std::vector<int> column;  // column[i]: the file's variable holding conversion.file_variables[i], -1 when absent
+  int nvar = 0;             // -1: no descriptor, take the hydro header's nvar
 };
 
-Layout read_layout(const fs::path& path, const std::string& shown) {
-  Layout layout;
-  std::ifstream in(path);
-  if (!in.is_open()) {
-    layout.nvar = -1;
-    return layout;
-  }
+// "density, velocity_x, ..." for messages.
+std::string listed(const CellVariableConversion& conversion) {
+  std::string names;
+  for (const FileVariable& variable : conversion.file_variables) names += (names.empty() ? "" : ", ") + variable.name;
+  return names;
+}
+
+std::vector<std::string> descriptor_names(std::ifstream& in, const std::string& shown) {
   std::vector<std::string> names;
   std::string line;
   while (std::getline(in, line)) {
@@ -110,46 +109,54 @@ Layout read_layout(const fs::path& path, const std::string& shown) {
     }
     names.push_back(name);
   }
+  return names;
+}
+
+// Each descriptor variable, in file order, goes to the first unmatched file variable of the
+// conversion that takes its name (io/cell_variable_conversion.hpp).
+Layout read_layout(const fs::path& path, const std::string& shown, const CellVariableConversion& conversion) {
+  Layout layout;
+  layout.column.assign(conversion.file_variables.size(), -1);
+  std::ifstream in(path);
+  if (!in.is_open()) {
+    layout.nvar = -1;
+    return layout;
+  }
+  const std::vector<std::string> names = descriptor_names(in, shown);
   layout.nvar = static_cast<int>(names.size());
   for (int v = 0; v < layout.nvar; ++v) {
     const std::string& name = names[static_cast<std::size_t>(v)];
-    if (name == "density") {
-      layout.density = v;
-    } else if (name == "pressure") {
-      layout.pressure = v;
-    } else if (name.rfind("velocity_", 0) == 0 && name.size() == 10 && name[9] >= 'x' && name[9] <= 'z') {
-      layout.velocity[name[9] - 'x'] = v;
-    } else if (name == "metallicity" || name.rfind("scalar_", 0) == 0) {
-      layout.scalars.push_back(v);
-    } else {
-      KOSMO_FAIL("RAMSES restart: '" << shown << "' lists the variable '" << name
-                                     << "', which a kosmo hydro restart cannot take (only density, velocity_x/y/z, "
-                                     << "pressure, metallicity and scalar_NN)");
-    }
+    std::size_t i = 0;
+    while (i < conversion.file_variables.size() && (layout.column[i] >= 0 || !conversion.file_variables[i].named(name))) ++i;
+    KOSMO_REQUIRE(i < conversion.file_variables.size(),
+                  "RAMSES restart: '" << shown << "' lists the variable '" << name << "', which this run's restart cannot take "
+                                      << "(it takes " << listed(conversion) << "; npassive or the physics changed?)");
+    layout.column[i] = v;
   }
   return layout;
 }
 
 // Checked once a file header has confirmed ndim (an ndim error is reported as such first).
-void check_layout(const Layout& layout, int ndim) {
-  const std::string shown = "hydro_file_descriptor.txt";
-  KOSMO_REQUIRE(layout.density >= 0 && layout.pressure >= 0, "RAMSES restart: '" << shown << "' lacks density or pressure");
-  for (int d = 0; d < 3; ++d)
-    KOSMO_REQUIRE((layout.velocity[d] >= 0) == (d < ndim), "RAMSES restart: '" << shown << "' lists velocity_x..z of a run with ndim="
-                                                                                  << ndim << " (velocity_" << char('x' + d) << ")");
+void check_layout(const Layout& layout, const CellVariableConversion& conversion, int ndim) {
+  for (std::size_t i = 0; i < layout.column.size(); ++i)
+    KOSMO_REQUIRE(layout.column[i] >= 0, "RAMSES restart: 'hydro_file_descriptor.txt' of a " << ndim << "-D output lacks "
+                                                                                              << conversion.file_variables[i].name
+                                                                                              << ", which this run's restart needs (it takes "
+                                                                                              << listed(conversion) << ")");
 }
 
-void default_layout(Layout& layout, int nvar, int ndim) {
+void default_layout(Layout& layout, int nvar, const std::string& hydro_shown, const CellVariableConversion& conversion) {
+  KOSMO_REQUIRE(nvar == static_cast<int>(conversion.file_variables.size()),
+                "RAMSES restart: '" << hydro_shown << "' has nvar=" << nvar << " and the output has no hydro_file_descriptor.txt, "
+                                    << "but this run's restart takes " << conversion.file_variables.size() << " variables ("
+                                    << listed(conversion) << ")");
   layout.nvar = nvar;
-  layout.density = 0;
-  for (int d = 0; d < ndim; ++d) layout.velocity[d] = 1 + d;
-  layout.pressure = ndim + 1;
-  for (int v = ndim + 2; v < nvar; ++v) layout.scalars.push_back(v);
+  for (std::size_t i = 0; i < layout.column.size(); ++i) layout.column[i] = static_cast<int>(i);
 }
 
 // The header values every file must agree on (packed for a broadcast from rank 0: file 1's).
 struct Header {
-  int nx = 1, ny = 1, nz = 1, nlevelmax = 0, nvar = 0, nscalar = 0;
+  int nx = 1, ny = 1, nz = 1, nlevelmax = 0, nvar = 0;
   long long nstep_coarse = 0;
   double boxlen = 0.0, time = 0.0, gamma = 0.0;
 };
@@ -158,20 +165,29 @@ struct Shared {
   int ncpu = 0, ndim = 3, output_number = 0;
   fs::path directory;     // .../output_NNNNN
   std::string shown_dir;  // how messages name it
+  const CellVariableConversion* conversion = nullptr;
   Layout layout;
   std::string file(const char* kind, int cpu) const { return std::string(kind) + "_" + number5(output_number) + ".out" + number5(cpu); }
+  std::string shown(const char* kind, int cpu) const { return shown_dir + "/" + file(kind, cpu); }
 };
 
-// One cpu file pair: the octs of its own block appended to `levels` (conservative restart fields).
-Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& levels, Layout& layout) {
-  const int ndim = s.ndim, nchild = 1 << ndim;
-  const std::string amr_shown = s.shown_dir + "/" + s.file("amr", cpu), hydro_shown = s.shown_dir + "/" + s.file("hydro", cpu);
-  for (const auto& [path, shown] : {std::pair{s.directory / s.file("amr", cpu), amr_shown},
-                                    std::pair{s.directory / s.file("hydro", cpu), hydro_shown}})
-    KOSMO_REQUIRE(fs::exists(path), "RAMSES restart: " << shown << " is missing: the info file says ncpu=" << s.ncpu);
+// What one amr_ file tells: its header, the oct counts of every (level, cpu) block and the
+// coordinates of the octs of the file's own block, per level.
+struct AmrFile {
+  Header header;
+  std::vector<std::int32_t> numbl;  // [level * ncpu + block]
+  std::vector<std::vector<std::int64_t>> coordinates;
+  std::size_t count(std::size_t level, int block, int ncpu) const {
+    return static_cast<std::size_t>(numbl[level * static_cast<std::size_t>(ncpu) + static_cast<std::size_t>(block)]);
+  }
+};
 
+AmrFile read_amr_file(const Shared& s, int cpu) {
+  const int ndim = s.ndim, nchild = 1 << ndim;
+  const std::string amr_shown = s.shown("amr", cpu);
   FortranRecordReader amr(s.directory / s.file("amr", cpu), amr_shown);
-  Header h;
+  AmrFile file;
+  Header& h = file.header;
   const int ncpu = amr.value<std::int32_t>("ncpu");
   const int file_ndim = amr.value<std::int32_t>("ndim");
   KOSMO_REQUIRE(file_ndim == ndim, "RAMSES restart: '" << amr_shown << "' has ndim=" << file_ndim
@@ -196,7 +212,7 @@ Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& leve
   amr.values<double>(nlevel, "dtnew");
   h.nstep_coarse = amr.values<std::int32_t>(2, "nstep,nstep_coarse")[1];
   for (const char* what : {"einit,mass_tot_0,rho_tot", "cosmology", "aexp,hexp,...", "mass_sph", "headl", "taill"}) amr.skip(what);
-  const auto numbl = amr.values<std::int32_t>(static_cast<std::size_t>(ncpu) * nlevel, "numbl");
+  file.numbl = amr.values<std::int32_t>(static_cast<std::size_t>(ncpu) * nlevel, "numbl");
   for (const char* what : {"numbtot", "headf,tailf,numbf,used_mem,used_mem_tot"}) amr.skip(what);
   const auto ordering = amr.raw("ordering");
   amr.skip(std::string(ordering.begin(), ordering.end()).rfind("bisection", 0) == 0 ? "bisection records" : "bound_key");
@@ -207,17 +223,17 @@ Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& leve
   // Oct blocks: keep the xg of this cpu's own block, skip the others (ghost copies).
   const int nrecord = 3 + ndim + 1 + 2 * ndim + 3 * nchild;
   const std::int64_t coarse[3] = {h.nx, h.ny, h.nz};
-  std::vector<std::vector<std::int64_t>> coordinates(nlevel);
+  file.coordinates.resize(nlevel);
   for (std::size_t l = 0; l < nlevel; ++l)
     for (int b = 0; b < ncpu; ++b) {
-      const auto count = static_cast<std::size_t>(numbl[l * static_cast<std::size_t>(ncpu) + static_cast<std::size_t>(b)]);
+      const std::size_t count = file.count(l, b, ncpu);
       if (count == 0) continue;
       if (b + 1 != cpu) {
         for (int r = 0; r < nrecord; ++r) amr.skip("oct block");
         continue;
       }
       for (const char* what : {"ind_grid", "next", "prev"}) amr.skip(what);
-      auto& c = coordinates[l];
+      auto& c = file.coordinates[l];
       c.resize(count * static_cast<std::size_t>(ndim));
       const double scale = std::ldexp(1.0, static_cast<int>(l));  // level l+1 octs per coarse cell and axis
       for (int d = 0; d < ndim; ++d) {
@@ -233,6 +249,35 @@ Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& leve
       }
       for (int r = 3 + ndim; r < nrecord; ++r) amr.skip("father/nbor/son/cpu_map/flag1");
     }
+  return file;
+}
+
+// The file variables of `count` octs (file_values[v][o * nchild + ind]) converted cell by cell
+// to the conversion's restart fields, appended to `fields`.
+void append_restart_state(const std::vector<std::vector<double>>& file_values, const Layout& layout,
+                          const CellVariableConversion& conversion, double gamma, std::vector<std::vector<double>>& fields) {
+  std::vector<double> cell_in(conversion.file_variables.size()), cell_out(conversion.restart_fields.size());
+  const std::size_t ncell = file_values.empty() ? 0 : file_values.front().size();
+  for (std::size_t k = 0; k < ncell; ++k) {
+    for (std::size_t i = 0; i < cell_in.size(); ++i) cell_in[i] = file_values[static_cast<std::size_t>(layout.column[i])][k];
+    conversion.to_restart(cell_in.data(), cell_out.data(), gamma);
+    for (std::size_t j = 0; j < cell_out.size(); ++j) fields[j].push_back(cell_out[j]);
+  }
+}
+
+// One cpu file pair: the octs of its own block appended to `levels` (the conversion's restart
+// fields). The variables of other blocks are ghost copies of octs other files own.
+Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& levels, Layout& layout) {
+  const int ndim = s.ndim, nchild = 1 << ndim;
+  const CellVariableConversion& conversion = *s.conversion;
+  const std::string amr_shown = s.shown("amr", cpu), hydro_shown = s.shown("hydro", cpu);
+  for (const auto& [path, shown] : {std::pair{s.directory / s.file("amr", cpu), amr_shown},
+                                    std::pair{s.directory / s.file("hydro", cpu), hydro_shown}})
+    KOSMO_REQUIRE(fs::exists(path), "RAMSES restart: " << shown << " is missing: the info file says ncpu=" << s.ncpu);
+  const AmrFile amr = read_amr_file(s, cpu);
+  Header h = amr.header;
+  const int ncpu = s.ncpu;
+  const auto nlevel = static_cast<std::size_t>(h.nlevelmax);
 
   FortranRecordReader hydro(s.directory / s.file("hydro", cpu), hydro_shown);
   const auto header = hydro.values<std::int32_t>(1, "ncpu");
@@ -244,22 +289,20 @@ Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& leve
                 "RAMSES restart: the header of '" << hydro_shown << "' (ncpu=" << header[0] << ", ndim=" << hydro_ndim
                                                   << ", nlevelmax=" << hydro_levels << ", nboundary=" << hydro_boundary
                                                   << ", gamma=" << h.gamma << ") contradicts the info file or '" << amr_shown << "'");
-  if (layout.nvar < 0) default_layout(layout, h.nvar, ndim);
-  check_layout(layout, ndim);
+  if (layout.nvar < 0) default_layout(layout, h.nvar, hydro_shown, conversion);
+  check_layout(layout, conversion, ndim);
   KOSMO_REQUIRE(layout.nvar == h.nvar, "RAMSES restart: '" << hydro_shown << "' has nvar=" << h.nvar
                                                           << " but hydro_file_descriptor.txt lists " << layout.nvar << " variables");
-  h.nscalar = static_cast<int>(layout.scalars.size());
   if (levels.size() < nlevel) levels.resize(nlevel);
   for (std::size_t l = 0; l < nlevel; ++l) {
     levels[l].level = static_cast<int>(l) + 1;
-    if (levels[l].restart_fields.size() < static_cast<std::size_t>(ndim + 2 + h.nscalar))
-      levels[l].restart_fields.resize(static_cast<std::size_t>(ndim + 2 + h.nscalar));
+    levels[l].restart_fields.resize(conversion.restart_fields.size());
   }
   const auto nvar = static_cast<std::size_t>(h.nvar);
   for (std::size_t l = 0; l < nlevel; ++l)
     for (int b = 0; b < ncpu; ++b) {
       const int level = hydro.value<std::int32_t>("ilevel"), ncache = hydro.value<std::int32_t>("ncache");
-      const auto count = static_cast<std::size_t>(numbl[l * static_cast<std::size_t>(ncpu) + static_cast<std::size_t>(b)]);
+      const std::size_t count = amr.count(l, b, ncpu);
       KOSMO_REQUIRE(level == static_cast<int>(l) + 1 && ncache >= 0 && static_cast<std::size_t>(ncache) == count,
                     "RAMSES restart: '" << hydro_shown << "' has a block (ilevel=" << level << ", ncache=" << ncache
                                         << ") where '" << amr_shown << "' has level " << l + 1 << " with " << count << " octs");
@@ -268,45 +311,32 @@ Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& leve
         for (std::size_t r = 0; r < nvar * static_cast<std::size_t>(nchild); ++r) hydro.skip("hydro variable");
         continue;
       }
-      // primitive[v][o * nchild + ind]
-      std::vector<std::vector<double>> primitive(nvar, std::vector<double>(count * static_cast<std::size_t>(nchild)));
+      // file_values[v][o * nchild + ind]
+      std::vector<std::vector<double>> file_values(nvar, std::vector<double>(count * static_cast<std::size_t>(nchild)));
       for (int ind = 0; ind < nchild; ++ind)
         for (std::size_t v = 0; v < nvar; ++v) {
           const auto values = hydro.values<double>(count, "hydro variable");
-          for (std::size_t o = 0; o < count; ++o) primitive[v][o * static_cast<std::size_t>(nchild) + static_cast<std::size_t>(ind)] = values[o];
+          for (std::size_t o = 0; o < count; ++o) file_values[v][o * static_cast<std::size_t>(nchild) + static_cast<std::size_t>(ind)] = values[o];
         }
-      // Primitive -> conservative, as HydroSolver::output_values inverted: rho v and
-      // p / (gamma - 1) + rho v^2 / 2 reproduce kosmo's conservative state only to round-off, so
-      // a RAMSES-format restart equals the HDF5 one to a few 1e-16 relative, not bit for bit.
-      SnapshotLevel& out = levels[l];
-      auto& fields = out.restart_fields;
-      const auto at = [&](int v) -> const std::vector<double>& { return primitive[static_cast<std::size_t>(v)]; };
-      for (std::size_t k = 0; k < count * static_cast<std::size_t>(nchild); ++k) {
-        const double rho = at(layout.density)[k];
-        double kinetic = 0.0;
-        fields[0].push_back(rho);
-        for (int d = 0; d < ndim; ++d) {
-          const double velocity = at(layout.velocity[d])[k];
-          fields[static_cast<std::size_t>(1 + d)].push_back(rho * velocity);
-          kinetic += 0.5 * rho * velocity * velocity;
-        }
-        fields[static_cast<std::size_t>(ndim + 1)].push_back(at(layout.pressure)[k] / (h.gamma - 1.0) + kinetic);
-        for (std::size_t i = 0; i < layout.scalars.size(); ++i)
-          fields[static_cast<std::size_t>(ndim + 2) + i].push_back(rho * at(layout.scalars[i])[k]);
-      }
-      out.oct_coordinates.insert(out.oct_coordinates.end(), coordinates[l].begin(), coordinates[l].end());
+      // The files hold the primitive variables of analysis outputs, converted back to the evolved
+      // state only to round-off: a RAMSES-format restart equals the HDF5 one to a few 1e-16
+      // relative, not bit for bit.
+      append_restart_state(file_values, layout, conversion, h.gamma, levels[l].restart_fields);
+      levels[l].oct_coordinates.insert(levels[l].oct_coordinates.end(), amr.coordinates[l].begin(), amr.coordinates[l].end());
     }
   return h;
 }
 
 }  // namespace
 
-RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directory, int output_number) {
+RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directory, int output_number,
+                                        const CellVariableConversion& conversion) {
   int rank = 0, nrank = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &nrank);
   Shared s;
   s.output_number = output_number;
+  s.conversion = &conversion;
   const std::string name = output_directory_name(output_number);  // output_NNNNN
   const bool here = directory.empty() || directory == ".";
   s.directory = (here ? fs::path(".") : fs::path(directory)) / name;
@@ -322,7 +352,7 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
     s.ndim = static_cast<int>(info.integer("ndim"));
     KOSMO_REQUIRE(s.ncpu >= 1 && s.ndim >= 1 && s.ndim <= 3,
                   "RAMSES restart: '" << info.shown << "' has ncpu=" << s.ncpu << ", ndim=" << s.ndim);
-    s.layout = read_layout(s.directory / "hydro_file_descriptor.txt", s.shown_dir + "/hydro_file_descriptor.txt");
+    s.layout = read_layout(s.directory / "hydro_file_descriptor.txt", s.shown_dir + "/hydro_file_descriptor.txt", conversion);
   });
   RamsesParticleLayout particle_layout;
   run_collectively(comm, [&] { particle_layout = read_ramses_particle_layout(s.directory, s.shown_dir, output_number, s.ndim); });
@@ -352,12 +382,12 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
 
   // File 1's header (rank 0 read it) is the reference every other file must match.
   Header h = rank == 0 ? headers.front() : Header{};
-  long long ints[7] = {h.nx, h.ny, h.nz, h.nlevelmax, h.nvar, h.nscalar, h.nstep_coarse};
+  long long ints[6] = {h.nx, h.ny, h.nz, h.nlevelmax, h.nvar, h.nstep_coarse};
   double reals[3] = {h.boxlen, h.time, h.gamma};
-  MPI_Bcast(ints, 7, MPI_LONG_LONG, 0, comm);
+  MPI_Bcast(ints, 6, MPI_LONG_LONG, 0, comm);
   MPI_Bcast(reals, 3, MPI_DOUBLE, 0, comm);
   h = Header{static_cast<int>(ints[0]), static_cast<int>(ints[1]), static_cast<int>(ints[2]), static_cast<int>(ints[3]),
-             static_cast<int>(ints[4]), static_cast<int>(ints[5]), ints[6], reals[0], reals[1], reals[2]};
+             static_cast<int>(ints[4]), ints[5], reals[0], reals[1], reals[2]};
   run_collectively(comm, [&] {
     for (std::size_t i = 0; i < headers.size(); ++i) {
       const Header& f = headers[i];
@@ -384,15 +414,7 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
   const auto ordering = info.entries.find("ordering type");
   meta.ordering = ordering == info.entries.end() ? "hilbert" : ordering->second;
 
-  const char* axes[3] = {"x", "y", "z"};
-  share.restart_field_names.push_back("density");
-  for (int d = 0; d < s.ndim; ++d) share.restart_field_names.push_back(std::string("momentum_") + axes[d]);
-  share.restart_field_names.push_back("total_energy");
-  for (int k = 0; k < h.nscalar; ++k) {
-    char scalar[32];
-    std::snprintf(scalar, sizeof scalar, "scalar_%02d_density", k + 1);
-    share.restart_field_names.push_back(scalar);
-  }
+  share.restart_field_names = conversion.restart_fields;
   levels.resize(static_cast<std::size_t>(h.nlevelmax));
   for (std::size_t l = 0; l < levels.size(); ++l) {
     levels[l].level = static_cast<int>(l) + 1;

@@ -23,6 +23,7 @@
 #include "restart_test_support.hpp"
 #include "driver/simulation.hpp"
 #include "driver/mesh_snapshot.hpp"
+#include "hydro/hydro_restart_conversion.hpp"
 #include "io/ramses_reader.hpp"
 #include "io/snapshot_reader.hpp"
 
@@ -36,6 +37,9 @@ void write(const Sim& sim, MPI_Comm comm, int number) {
 }
 
 class RamsesRestartTest : public FreshWorkingDirectory {};
+
+// The gas module's reading of the hydro files of this file's 3-D Sedov runs (no passive scalar).
+io::CellVariableConversion gas_conversion() { return hydro::ramses_restart_conversion<3>(0); }
 
 // Same leaf cells (level and position), and per conservative variable the max-norm difference over
 // the cells relative to the variable's max norm at most `tolerance`. Returns the largest ratio.
@@ -86,7 +90,7 @@ TEST_F(RamsesRestartTest, ContinuesLikeTheUninterruptedRunOnAnyRankCount) {
     const io::RestartShare hdf5 = io::read_restart_share(MPI_COMM_WORLD, ".", 1);
     from_hdf5.restart(hdf5);
     Sim from_ramses(params, MPI_COMM_WORLD);
-    const io::RestartShare share = io::read_ramses_restart_share(MPI_COMM_WORLD, ".", 1);
+    const io::RestartShare share = io::read_ramses_restart_share(MPI_COMM_WORLD, ".", 1, gas_conversion());
     EXPECT_EQ(share.meta.step, kHalf);
     EXPECT_EQ(share.meta.ncpu, p);
     // The header, as the HDF5 file has it.
@@ -110,7 +114,7 @@ TEST_F(RamsesRestartTest, ContinuesLikeTheUninterruptedRunOnAnyRankCount) {
   // Written on P, restarted on P from the RAMSES files.
   {
     Sim again(params, MPI_COMM_WORLD);
-    again.restart(io::read_ramses_restart_share(MPI_COMM_WORLD, ".", 1));
+    again.restart(io::read_ramses_restart_share(MPI_COMM_WORLD, ".", 1, gas_conversion()));
     EXPECT_EQ(again.step(), kHalf);
     steps(again, kHalf);
     const auto cells = leaves(again, MPI_COMM_WORLD);
@@ -119,7 +123,7 @@ TEST_F(RamsesRestartTest, ContinuesLikeTheUninterruptedRunOnAnyRankCount) {
   // Written on P, restarted on rank 0 alone (the other ordering in the run).
   if (world_rank() == 0) {
     Sim one(other, MPI_COMM_SELF);
-    one.restart(io::read_ramses_restart_share(MPI_COMM_SELF, ".", 1));
+    one.restart(io::read_ramses_restart_share(MPI_COMM_SELF, ".", 1, gas_conversion()));
     steps(one, kHalf);
     expect_close(reference, leaves(one, MPI_COMM_SELF), 1e-12, "RAMSES files written on P, restarted on 1");
   }
@@ -133,7 +137,7 @@ TEST_F(RamsesRestartTest, ContinuesLikeTheUninterruptedRunOnAnyRankCount) {
   MPI_Barrier(MPI_COMM_WORLD);
   {
     Sim many(other, MPI_COMM_WORLD);
-    many.restart(io::read_ramses_restart_share(MPI_COMM_WORLD, ".", 2));
+    many.restart(io::read_ramses_restart_share(MPI_COMM_WORLD, ".", 2, gas_conversion()));
     steps(many, kHalf);
     const auto cells = leaves(many, MPI_COMM_WORLD);
     if (world_rank() == 0) expect_close(reference, cells, 1e-12, "RAMSES files written on 1, restarted on P");
@@ -148,7 +152,7 @@ TEST_F(RamsesRestartTest, ContinuesLikeTheUninterruptedRunOnAnyRankCount) {
   MPI_Barrier(MPI_COMM_WORLD);
   for (const auto* run : {&params, &other}) {
     Sim again(*run, MPI_COMM_WORLD);
-    again.restart(io::read_ramses_restart_share(MPI_COMM_WORLD, ".", 5));
+    again.restart(io::read_ramses_restart_share(MPI_COMM_WORLD, ".", 5, gas_conversion()));
     steps(again, kHalf);
     const auto cells = leaves(again, MPI_COMM_WORLD);
     if (world_rank() == 0)
@@ -161,7 +165,7 @@ TEST_F(RamsesRestartTest, ContinuesLikeTheUninterruptedRunOnAnyRankCount) {
     MPI_Comm three = first_ranks(3);
     if (three != MPI_COMM_NULL) {
       Sim on_three(params, three);
-      const io::RestartShare share = io::read_ramses_restart_share(three, ".", 4);
+      const io::RestartShare share = io::read_ramses_restart_share(three, ".", 4, gas_conversion());
       EXPECT_EQ(share.meta.ncpu, 4);
       on_three.restart(share);
       steps(on_three, kHalf);
@@ -172,7 +176,7 @@ TEST_F(RamsesRestartTest, ContinuesLikeTheUninterruptedRunOnAnyRankCount) {
     MPI_Barrier(MPI_COMM_WORLD);
     // And on all P ranks (8 in the np8 run): more ranks than files.
     Sim on_all(params, MPI_COMM_WORLD);
-    on_all.restart(io::read_ramses_restart_share(MPI_COMM_WORLD, ".", 4));
+    on_all.restart(io::read_ramses_restart_share(MPI_COMM_WORLD, ".", 4, gas_conversion()));
     steps(on_all, kHalf);
     const auto cells = leaves(on_all, MPI_COMM_WORLD);
     if (world_rank() == 0) expect_close(reference, cells, 1e-12, "RAMSES files written on 4, restarted on P");
@@ -183,7 +187,7 @@ TEST_F(RamsesRestartTest, ContinuesLikeTheUninterruptedRunOnAnyRankCount) {
 std::string restart_error(const core::ParameterSet& params, int number) {
   try {
     Sim sim(params, MPI_COMM_WORLD);
-    sim.restart(io::read_ramses_restart_share(MPI_COMM_WORLD, ".", number));
+    sim.restart(io::read_ramses_restart_share(MPI_COMM_WORLD, ".", number, gas_conversion()));
   } catch (const Error& e) {
     return e.what();
   }

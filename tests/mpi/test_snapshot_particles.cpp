@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "hydro/hydro_restart_conversion.hpp"
 #include "io/ramses_reader.hpp"
 #include "io/ramses_writer.hpp"
 #include "io/snapshot_reader.hpp"
@@ -126,6 +127,9 @@ SnapshotMeta make_meta(int ndim, int output_number) {
   meta.restart_fields = {{"density", "code_density", 0}};
   return meta;
 }
+
+// How the gas module reads make_meta's 3-D hydro files (density, velocity_*, pressure) back.
+CellVariableConversion gas_conversion() { return hydro::ramses_restart_conversion<3>(0); }
 
 std::vector<SnapshotLevel> make_levels(const SnapshotMeta& meta) {
   const int ndim = meta.ndim, nchild = 1 << ndim;
@@ -388,7 +392,7 @@ TEST_F(ParticleSnapshot, RamsesRoundTripOnEveryRankCount) {
       SCOPED_TRACE("read on " + std::to_string(readers) + " ranks");
       MPI_Comm comm = first_ranks(readers);
       if (comm == MPI_COMM_NULL) continue;
-      const RestartShare share = read_ramses_restart_share(comm, directory_.string(), meta.output_number);
+      const RestartShare share = read_ramses_restart_share(comm, directory_.string(), meta.output_number, gas_conversion());
       expect_all_particles_once(comm, share.particles, 3, base);
       MPI_Comm_free(&comm);
     }
@@ -402,13 +406,13 @@ TEST_F(ParticleSnapshot, RamsesOutputWithoutParticlesHasNoPartFiles) {
     EXPECT_FALSE(fs::exists(directory_ / "output_00033" / "part_00033.out00001"));
     EXPECT_FALSE(fs::exists(directory_ / "output_00033" / "part_file_descriptor.txt"));
   }
-  EXPECT_EQ(read_ramses_restart_share(MPI_COMM_WORLD, directory_.string(), 33).particles.size(), 0u);
+  EXPECT_EQ(read_ramses_restart_share(MPI_COMM_WORLD, directory_.string(), 33, gas_conversion()).particles.size(), 0u);
 }
 
 // The message every rank gets from reading output `number`, or "" when the read succeeds.
 std::string ramses_read_error(const fs::path& directory, int number) {
   try {
-    read_ramses_restart_share(MPI_COMM_WORLD, directory.string(), number);
+    read_ramses_restart_share(MPI_COMM_WORLD, directory.string(), number, gas_conversion());
   } catch (const Error& error) {
     return error.what();
   }
