@@ -171,14 +171,14 @@ std::string schema_reference_markdown() {
   std::ostringstream md;
   for (const BlockSpec& block : schema_blocks()) {
     md << "### &" << block.name << "\n\n" << block.description << "\n\n";
-    md << "| parameter | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
+    md << "| parameter | type | default | allowed | meaning | module |\n|---|---|---|---|---|---|\n";
     for (const ParameterSpec& spec : parameter_schema()) {
       if (spec.block != block.name) continue;
       md << "| `" << spec.name << "` | " << type_name(spec.type);
       if (spec.is_array()) md << " array(" << spec.length << ")";
       const std::string allowed = describe_allowed(spec);
       md << " | " << markdown_default(spec) << " | " << (allowed.empty() ? "any" : allowed) << " | " << spec.description
-         << " |\n";
+         << " | " << spec.module << " |\n";
     }
     md << "\n";
     std::string pending;
