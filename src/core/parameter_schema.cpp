@@ -9,6 +9,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "core/error.hpp"
 #include "core/schema_builder.hpp"
 
 namespace kosmo::core {
@@ -39,6 +40,9 @@ std::string markdown_default(const ParameterSpec& spec) {
 
 const ParameterSchema& parameter_catalogue() {
   static const ParameterSchema schema = [] {
+    KOSMO_REQUIRE(declare_parameter_catalogue != nullptr,
+                  "no parameter catalogue in this program: link kosmo_driver, whose object "
+                  "driver/parameter_catalogue.cpp declares every module's namelist keys");
     SchemaBuilder builder;
     declare_parameter_catalogue(builder);
     return builder.build();

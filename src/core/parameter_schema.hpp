@@ -71,9 +71,12 @@ struct ParameterSchema {
 };
 
 // Declares every module's parameters. Not defined in core, which knows no physics module: the
-// program's catalogue (driver/parameter_catalogue.cpp, linked into every program that links
-// kosmo_driver) defines it; a program that uses parameters without it fails to link.
-void declare_parameter_catalogue(SchemaBuilder& schema);
+// program's catalogue (driver/parameter_catalogue.cpp, linked whole into every program that links
+// kosmo_driver) defines it. The reference is weak because the linker may pull this file out of
+// libkosmo_core.a for an unrelated template instance (a test of kosmo_parallel alone, with no
+// parameters, still links); a program that uses parameters without the catalogue stops at the
+// first use with an error saying so, never with an empty or partial table.
+[[gnu::weak]] void declare_parameter_catalogue(SchemaBuilder& schema);
 // The schema of declare_parameter_catalogue(), built and checked on first use.
 const ParameterSchema& parameter_catalogue();
 
