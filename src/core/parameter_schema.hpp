@@ -1,8 +1,11 @@
 #pragma once
 // The table of every namelist block and key kosmo accepts (RAMSES names and defaults), and the
-// RAMSES / cuRAMSES keys it recognises but does not implement yet. Adding a parameter means adding
-// one row to the table in parameter_schema.cpp; ParameterSet, the error messages and
-// docs/namelist.md (checked by a unit test) follow from it.
+// RAMSES / cuRAMSES keys it recognises but does not implement yet. The rows are declared by the
+// modules that use them (core/schema_builder.hpp; the mesh's own keys in core/mesh_parameters.cpp,
+// hydro's in hydro/hydro_parameters.cpp, ...) and assembled once, checked, by the program's
+// catalogue (driver/parameter_catalogue.cpp). Adding a parameter means adding one row to its
+// module's table; ParameterSet, the error messages and docs/namelist.md (checked by a unit test)
+// follow from it.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +14,7 @@
 
 namespace kosmo::core {
 
+// RAMSES' array lengths (amr/amr_parameters.f90), shared by the modules that declare array keys.
 inline constexpr int kMaxLevel = 100;  // RAMSES MAXLEVEL: length of per-level arrays
 inline constexpr int kMaxOut = 1000;   // RAMSES MAXOUT: length of output lists
 inline constexpr int kMaxRegion = 100; // RAMSES MAXREGION: length of the &INIT_PARAMS region arrays
@@ -35,6 +39,7 @@ struct ParameterSpec {
   std::optional<Bound> lower, upper;  // numeric range; applies to every element
   std::vector<std::string> choices;   // allowed values of a string parameter; empty = any
   std::string description;            // one line, for docs/namelist.md
+  std::string module;                 // the module that declares it: "hydro" (set by SchemaBuilder)
 
   bool is_array() const { return length > 0; }
 };
@@ -42,6 +47,7 @@ struct ParameterSpec {
 struct BlockSpec {
   std::string name;  // "AMR_PARAMS"
   std::string description;
+  std::string module;  // the module that declares the block; others may add rows to it
 };
 
 // A RAMSES key kosmo knows by name but does not implement yet.
@@ -49,6 +55,30 @@ struct UnimplementedParameter {
   std::string block;
   std::string name;
 };
+
+class ParameterSet;
+class SchemaBuilder;
+// A cross-parameter check declared by a module; throws kosmo::Error naming file, line, block and key.
+using ParameterCheck = void (*)(const ParameterSet&);
+
+// The assembled table (SchemaBuilder::build).
+struct ParameterSchema {
+  std::vector<BlockSpec> blocks;
+  std::vector<ParameterSpec> parameters;  // grouped by block, in `blocks` order
+  std::vector<ParameterCheck> checks;     // in the order ParameterSet::validate() runs them
+  std::vector<BlockSpec> unimplemented_blocks;
+  std::vector<UnimplementedParameter> unimplemented_parameters;
+};
+
+// Declares every module's parameters. Not defined in core, which knows no physics module: the
+// program's catalogue (driver/parameter_catalogue.cpp, linked whole into every program that links
+// kosmo_driver) defines it. The reference is weak because the linker may pull this file out of
+// libkosmo_core.a for an unrelated template instance (a test of kosmo_parallel alone, with no
+// parameters, still links); a program that uses parameters without the catalogue stops at the
+// first use with an error saying so, never with an empty or partial table.
+[[gnu::weak]] void declare_parameter_catalogue(SchemaBuilder& schema);
+// The schema of declare_parameter_catalogue(), built and checked on first use.
+const ParameterSchema& parameter_catalogue();
 
 // Implemented blocks, in the order the schema, resolved() and summary() list them.
 const std::vector<BlockSpec>& schema_blocks();

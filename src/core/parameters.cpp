@@ -260,74 +260,21 @@ void ParameterSet::assign(Entry& entry, const RawBlock& block, const RawAssignme
 }
 
 void ParameterSet::validate() const {
-  auto at = [this](std::string_view block, std::string_view name) {
-    const Entry& e = entries_[index_of(block, name)];
-    return location(e) + ": &" + e.spec->block + ": ";
-  };
-  auto set_by_user = [this](std::string_view block, std::string_view name) {
-    return entries_[index_of(block, name)].origin != Origin::Default;
-  };
+  for (const ParameterCheck check : parameter_catalogue().checks) check(*this);
+}
 
-  const long long levelmin = get_int("AMR_PARAMS", "levelmin");
-  const long long levelmax = get_int("AMR_PARAMS", "levelmax");
-  KOSMO_REQUIRE(levelmax >= levelmin, at("AMR_PARAMS", set_by_user("AMR_PARAMS", "levelmax") ? "levelmax" : "levelmin")
-                                          << "levelmax = " << levelmax << " is smaller than levelmin = " << levelmin
-                                          << " (levelmax must be >= levelmin)");
+std::string ParameterSet::location_of(std::string_view block, std::string_view name) const {
+  const std::size_t i = index_of(block, name);
+  KOSMO_REQUIRE(i < entries_.size(),
+                "location_of(\"" << block << "\", \"" << name << "\"): no such parameter in kosmo's schema");
+  return location(entries_[i]) + ": &" + entries_[i].spec->block + ": ";
+}
 
-  const long long noutput = get_int("OUTPUT_PARAMS", "noutput");
-  for (const char* list : {"tout", "aout"}) {
-    const std::vector<double> values = get_real_array("OUTPUT_PARAMS", list);
-    KOSMO_REQUIRE(noutput <= static_cast<long long>(values.size()),
-                  at("OUTPUT_PARAMS", "noutput")
-                      << "noutput = " << noutput << " exceeds the length of " << list << " (" << values.size() << ")");
-    for (long long i = 1; i < noutput; ++i)
-      KOSMO_REQUIRE(values[i] >= values[i - 1],
-                    at("OUTPUT_PARAMS", set_by_user("OUTPUT_PARAMS", list) ? list : "noutput")
-                        << list << " must be non-decreasing over its first noutput = " << noutput << " entries, but "
-                        << list << "(" << i + 1 << ") = " << format_value(values[i]) << " < " << list << "(" << i
-                        << ") = " << format_value(values[i - 1]));
-  }
-
-  // Region and boundary counts against their arrays (the ranges of nregion and nboundary already
-  // stop at MAXREGION and MAXBOUND; this keeps the two in step should the arrays change).
-  const long long nregion = get_int("INIT_PARAMS", "nregion");
-  const Entry& region_type = entries_[index_of("INIT_PARAMS", "region_type")];
-  KOSMO_REQUIRE(nregion <= static_cast<long long>(region_type.values.size()),
-                at("INIT_PARAMS", "nregion") << "nregion = " << nregion << " exceeds the length of region_type ("
-                                             << region_type.values.size() << ")");
-  for (long long i = 0; i < nregion; ++i)
-    KOSMO_REQUIRE(value_allowed(*region_type.spec, region_type.values[static_cast<std::size_t>(i)]),
-                  at("INIT_PARAMS", "region_type")
-                      << "region_type(" << i + 1 << ") = " << format_value(region_type.values[static_cast<std::size_t>(i)])
-                      << " is not an allowed choice: " << describe_allowed(*region_type.spec));
-  const long long nboundary = get_int("BOUNDARY_PARAMS", "nboundary");
-  const std::vector<long long> bound_type = get_int_array("BOUNDARY_PARAMS", "bound_type");
-  KOSMO_REQUIRE(nboundary <= static_cast<long long>(bound_type.size()),
-                at("BOUNDARY_PARAMS", "nboundary") << "nboundary = " << nboundary << " exceeds the length of bound_type ("
-                                                   << bound_type.size() << ")");
-  // RAMSES read_hydro_params silently skips a boundary whose bound_type is not set; in kosmo an
-  // unset type among the first nboundary is a mistake worth stopping for.
-  for (long long i = 0; i < nboundary; ++i)
-    KOSMO_REQUIRE(bound_type[static_cast<std::size_t>(i)] != 0,
-                  at("BOUNDARY_PARAMS", set_by_user("BOUNDARY_PARAMS", "bound_type") ? "bound_type" : "nboundary")
-                      << "bound_type(" << i + 1 << ") is not set but nboundary = " << nboundary
-                      << ": give each boundary a type, 1 reflecting, 2 outflow or 3 inflow");
-
-  // What runs: problem='regions' is RAMSES' own set-up (hydro/init_flow_fine.f90 from the
-  // &INIT_PARAMS regions), which only the hydro solver can evolve; 'refined_sphere' is kosmo's
-  // mesh-only demo and has no gas.
-  const std::string problem = get_string("RUN_PARAMS", "problem");
-  const bool hydro = get_bool("RUN_PARAMS", "hydro");
-  if (problem == "refined_sphere")
-    KOSMO_REQUIRE(!hydro, at("RUN_PARAMS", set_by_user("RUN_PARAMS", "hydro") ? "hydro" : "problem")
-                              << "hydro=.true. cannot run with problem='refined_sphere', kosmo's mesh-only demo: set "
-                                 "problem='regions' to set the gas up from &INIT_PARAMS, or hydro=.false.");
-  else
-    KOSMO_REQUIRE(hydro || get_bool("RUN_PARAMS", "pic"),
-                  at("RUN_PARAMS", set_by_user("RUN_PARAMS", "problem") ? "problem" : "hydro")
-                      << "nothing to run: set hydro=.true. (problem='" << problem
-                      << "' sets the gas up from &INIT_PARAMS) or pic=.true. (particles) in &RUN_PARAMS, or "
-                         "problem='refined_sphere' for the mesh-only demo");
+bool ParameterSet::set_by_user(std::string_view block, std::string_view name) const {
+  const std::size_t i = index_of(block, name);
+  KOSMO_REQUIRE(i < entries_.size(),
+                "set_by_user(\"" << block << "\", \"" << name << "\"): no such parameter in kosmo's schema");
+  return entries_[i].origin != Origin::Default;
 }
 
 std::string ParameterSet::location(const Entry& entry) const {

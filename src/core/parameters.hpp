@@ -54,9 +54,16 @@ class ParameterSet {
   // report from_file = false: the value in force no longer comes from the file.
   void set_from_text(std::string_view block, std::string_view assignment);
 
-  // Cross-parameter checks (levelmax >= levelmin, noutput fits tout/aout, tout and aout
-  // non-decreasing, ...). from_file/from_text/set_from_text call it; a no-op when all is well.
+  // The cross-parameter checks the modules declared (levelmax >= levelmin, noutput fits tout/aout,
+  // tout and aout non-decreasing, ...), in catalogue order. from_file/from_text/set_from_text call
+  // it; a no-op when all is well.
   void validate() const;
+
+  // For those checks: "file:line: &BLOCK: " of the assignment that set the key (the file alone, or
+  // "(override):line", when no file line did), the start of an error message about it ...
+  std::string location_of(std::string_view block, std::string_view name) const;
+  // ... and whether the file or an override set it, so the message can name the key the user wrote.
+  bool set_by_user(std::string_view block, std::string_view name) const;
 
  private:
   enum class Origin { Default, File, Override };
