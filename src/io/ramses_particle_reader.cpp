@@ -130,6 +130,23 @@ RamsesParticleLayout read_ramses_particle_layout(const fs::path& output, const s
   return layout;
 }
 
+SnapshotParticles empty_ramses_particles(const RamsesParticleLayout& layout) {
+  SnapshotParticles particles;
+  for (const auto& [field, type] : layout.fields) {
+    if (is_standard(field)) continue;
+    if (type == 'd') {
+      particles.restart_fields.push_back({field, {}});
+    } else {
+      ParticleAttributeArray attribute;
+      attribute.name = field;
+      if (type == 'q') attribute.values = std::vector<std::int64_t>{};
+      if (type == 'b') attribute.values = std::vector<std::int8_t>{};
+      particles.attributes.push_back(std::move(attribute));
+    }
+  }
+  return particles;
+}
+
 SnapshotParticles read_ramses_particle_file(const fs::path& output, const std::string& shown, int output_number, int cpu,
                                             int ncpu, int ndim, const RamsesParticleLayout& layout) {
   const std::string name = part_file(output_number, cpu);
@@ -151,19 +168,7 @@ SnapshotParticles read_ramses_particle_file(const fs::path& output, const std::s
   for (const char* what : {"localseed", "nstar_tot", "mstar_tot", "mstar_lost", "nsink"}) in.skip(what);
 
   const auto n = static_cast<std::size_t>(npart);
-  SnapshotParticles particles;
-  for (const auto& [field, type] : layout.fields) {
-    if (is_standard(field)) continue;
-    if (type == 'd') {
-      particles.restart_fields.push_back({field, {}});
-    } else {
-      ParticleAttributeArray attribute;
-      attribute.name = field;
-      if (type == 'q') attribute.values = std::vector<std::int64_t>{};
-      if (type == 'b') attribute.values = std::vector<std::int8_t>{};
-      particles.attributes.push_back(std::move(attribute));
-    }
-  }
+  SnapshotParticles particles = empty_ramses_particles(layout);
   particles.level.assign(n, 0);
   particles.family.assign(n, 1);  // files without a family record hold dark matter (RAMSES FAM_DM)
   for (const auto& [field, type] : layout.fields) {

@@ -82,6 +82,10 @@ struct RamsesParticleLayout {
 RamsesParticleLayout read_ramses_particle_layout(const std::filesystem::path& output, const std::string& shown,
                                                  int output_number, int ndim);
 
+// No particles, but the restart field and attribute names (and types) of `layout`: what a rank that
+// reads no part file holds, so that every rank hands the driver the same names.
+SnapshotParticles empty_ramses_particles(const RamsesParticleLayout& layout);
+
 // The particles of part_NNNNN.outCCCCC. A missing file, a header contradicting ncpu/ndim, a record
 // of the wrong length or a truncated file is a kosmo::Error naming the file.
 SnapshotParticles read_ramses_particle_file(const std::filesystem::path& output, const std::string& shown,
