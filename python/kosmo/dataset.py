@@ -82,8 +82,9 @@ class Cells(_Columns):
         return f"<kosmo.Cells: {self.ncells} leaf cells; {', '.join(self._arrays)}>"
 
 
-#: Particle arrays and their types, in the order RAMSES' part_ files hold them (x y z, velocities,
-#: mass, identity, level, family). Positions in code length, velocities in code velocity.
+#: The standard particle arrays and their types, in the order RAMSES' part_ files hold them (x y z,
+#: velocities, mass, identity, level, family). Positions in code length, velocities in code velocity.
+#: Every further attribute a module registered follows, under its own name and type.
 PARTICLE_ARRAYS: dict[str, Any] = {
     "x": np.float64, "y": np.float64, "z": np.float64,
     "vx": np.float64, "vy": np.float64, "vz": np.float64,
@@ -91,24 +92,37 @@ PARTICLE_ARRAYS: dict[str, Any] = {
 }
 
 
-#: Where each array is stored under ``/particles`` (``None``: an axis the run does not have).
+#: Where each standard array is stored under ``/particles``.
 _PARTICLE_DATASETS = {"mass": "mass", "id": "identity", "level": "level", "family": "family"}
 
 
 class Particles(_Columns):
-    """Particles as named numpy arrays: ``x y z vx vy vz mass id level family``.
+    """Particles as named numpy arrays: ``x y z vx vy vz mass id level family``, then every further
+    attribute the run's modules registered (``/particles/attributes``), under its own name.
 
     Read from the snapshot's ``/particles`` group (all ranks' particles, in the order of the ranks
     that wrote them: no spatial order). Positions and velocities along axes a 1-D or 2-D run lacks
     are filled in as for cells: positions at the box centre, velocities 0. ``family`` holds RAMSES'
     codes (0 gas tracer, 1 dark matter, 2 star, 3 sink cloud). A snapshot without particles, or one
-    written before kosmo stored them, gives length-0 arrays with the same dtypes."""
+    written before kosmo stored them, gives length-0 arrays with the same dtypes. ``fields`` maps
+    each array to its :class:`FieldInfo` (units and comoving exponent) where the file states them
+    (an array named ``fields`` is read as ``particles["fields"]``)."""
 
     _what = "particle array"
+
+    def __init__(self, arrays: dict[str, np.ndarray], fields: dict[str, FieldInfo] | None = None):
+        super().__init__(arrays)
+        self._fields = dict(fields or {})
 
     @classmethod
     def empty(cls) -> "Particles":
         return cls({name: np.zeros(0, dtype=dtype) for name, dtype in PARTICLE_ARRAYS.items()})
+
+    @property
+    def fields(self) -> dict[str, FieldInfo]:
+        """Units and comoving exponent of each array, by array name, as the writing run registered
+        them (docs/outputs.md, "Particle attributes")."""
+        return dict(self._fields)
 
     @property
     def nparticles(self) -> int:
@@ -336,21 +350,33 @@ class Dataset:
             group = f["particles"]
             count = int(group.attrs["count"])
             arrays: dict[str, np.ndarray] = {}
+            fields: dict[str, FieldInfo] = {}
+
+            def read(name: str, dataset: str, dtype: Any) -> None:
+                arrays[name] = _read_column(group, dataset, count, dtype)
+                attrs = group[dataset].attrs
+                if "units" in attrs:
+                    fields[name] = FieldInfo(name, _as_str(attrs["units"]), int(attrs.get("comoving_exponent", 0)))
+
             centre = 0.5 * self.box_size
             for axis, name in enumerate(_COORDINATES):
                 if axis < self.ndim:
-                    arrays[name] = _read_column(group, f"position_{name}", count, np.float64)
-                    arrays[f"v{name}"] = _read_column(group, f"velocity_{name}", count, np.float64)
+                    read(name, f"position_{name}", np.float64)
+                    read(f"v{name}", f"velocity_{name}", np.float64)
                 else:
                     arrays[name] = np.full(count, centre[axis])
                     arrays[f"v{name}"] = np.zeros(count)
             for name, dataset in _PARTICLE_DATASETS.items():
-                arrays[name] = _read_column(group, dataset, count, PARTICLE_ARRAYS[name])
-        arrays = {name: arrays[name] for name in PARTICLE_ARRAYS}  # the documented order
+                read(name, dataset, PARTICLE_ARRAYS[name])
+            arrays = {name: arrays[name] for name in PARTICLE_ARRAYS}  # the documented order
+            # Every further registered attribute, in registration order, with its stored type.
+            names = _string_column(group, "attributes") if "attributes" in group else []
+            for name in names:
+                read(name, name, group[name].dtype)
         if self.region is not None:
             inside = self._contains(np.stack([arrays[name] for name in _COORDINATES[: self.ndim]], axis=1))
             arrays = {name: values[inside] for name, values in arrays.items()}
-        return Particles(arrays)
+        return Particles(arrays, fields)
 
     def _contains(self, points: np.ndarray) -> np.ndarray:
         """Which points (rows, one column per dimension) lie in the region, faces included;

@@ -21,7 +21,8 @@ std::string part_file(int output_number, int cpu) { return "part_" + number5(out
 
 // Which fields a kosmo restart takes, and the struct type codes it accepts for each. The potential
 // is recomputed by the first Poisson solve after the restart, as RAMSES does, so it is skipped; any
-// other float64 field becomes a restart field (is_restart_field).
+// other field is a registered attribute of the run that wrote it (float64 ones come back as restart
+// fields, int64 and int8 ones as attributes: read_ramses_particle_file).
 bool is_standard(const std::string& name) {
   for (const char* prefix : {"position_", "velocity_"})
     for (const char* axis : {"x", "y", "z"})
@@ -37,7 +38,7 @@ bool accepted(const std::string& name, char type, int ndim) {
   if (name == "identity") return type == 'i' || type == 'q';
   if (name == "levelp") return type == 'i';
   if (name == "family" || name == "tag") return type == 'b';
-  return !is_standard(name) && type == 'd';
+  return !is_standard(name) && (type == 'd' || type == 'q' || type == 'b');
 }
 
 // header_NNNNN.txt's particle total: the family table (RAMSES with families) or the line after
@@ -96,8 +97,8 @@ RamsesParticleLayout read_ramses_particle_layout(const fs::path& output, const s
       KOSMO_REQUIRE(accepted(name, type[0], ndim),
                     "RAMSES restart: '" << descriptor_shown << "' lists the particle field '" << name << "' of type '"
                                         << type << "', which a kosmo restart cannot take (it reads position_* and "
-                                        << "velocity_* of the run's axes, mass and other fields as d, identity as i or q, "
-                                        << "levelp as i, family and tag as b)");
+                                        << "velocity_* of the run's axes, mass as d, identity as i or q, levelp as i, "
+                                        << "family and tag as b, other fields as d, q or b)");
       layout.fields.emplace_back(name, type[0]);
     }
   } else {
@@ -129,6 +130,23 @@ RamsesParticleLayout read_ramses_particle_layout(const fs::path& output, const s
   return layout;
 }
 
+SnapshotParticles empty_ramses_particles(const RamsesParticleLayout& layout) {
+  SnapshotParticles particles;
+  for (const auto& [field, type] : layout.fields) {
+    if (is_standard(field)) continue;
+    if (type == 'd') {
+      particles.restart_fields.push_back({field, {}});
+    } else {
+      ParticleAttributeArray attribute;
+      attribute.name = field;
+      if (type == 'q') attribute.values = std::vector<std::int64_t>{};
+      if (type == 'b') attribute.values = std::vector<std::int8_t>{};
+      particles.attributes.push_back(std::move(attribute));
+    }
+  }
+  return particles;
+}
+
 SnapshotParticles read_ramses_particle_file(const fs::path& output, const std::string& shown, int output_number, int cpu,
                                             int ncpu, int ndim, const RamsesParticleLayout& layout) {
   const std::string name = part_file(output_number, cpu);
@@ -150,9 +168,7 @@ SnapshotParticles read_ramses_particle_file(const fs::path& output, const std::s
   for (const char* what : {"localseed", "nstar_tot", "mstar_tot", "mstar_lost", "nsink"}) in.skip(what);
 
   const auto n = static_cast<std::size_t>(npart);
-  SnapshotParticles particles;
-  for (const auto& [field, type] : layout.fields)
-    if (!is_standard(field)) particles.restart_fields.push_back({field, {}});
+  SnapshotParticles particles = empty_ramses_particles(layout);
   particles.level.assign(n, 0);
   particles.family.assign(n, 1);  // files without a family record hold dark matter (RAMSES FAM_DM)
   for (const auto& [field, type] : layout.fields) {
@@ -178,9 +194,15 @@ SnapshotParticles read_ramses_particle_file(const fs::path& output, const std::s
     } else if (is_standard(field)) {  // position_<axis> or velocity_<axis> (read_ramses_particle_layout)
       const auto axis = static_cast<std::size_t>(field.back() - 'x');
       (field[0] == 'p' ? particles.position : particles.velocity)[axis] = in.values<double>(n, what);
-    } else {
+    } else if (type == 'd') {
       for (auto& restart : particles.restart_fields)
         if (restart.name == field) restart.values = in.values<double>(n, what);
+    } else {
+      for (auto& attribute : particles.attributes)
+        if (attribute.name == field) {
+          if (type == 'q') attribute.values = in.values<std::int64_t>(n, what);
+          if (type == 'b') attribute.values = in.values<std::int8_t>(n, what);
+        }
     }
   }
   KOSMO_REQUIRE(in.at_end(), "RAMSES restart: '" << file_shown << "' holds more records than " << layout.why

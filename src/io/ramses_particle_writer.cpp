@@ -3,6 +3,8 @@
 #include <climits>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
+#include <variant>
 
 #include "core/error.hpp"
 #include "io/info_file.hpp"
@@ -22,19 +24,30 @@ using ramses_detail::to_int32;
 constexpr const char* kAxes[3] = {"x", "y", "z"};
 
 // The part file's fields in record order with their struct type codes: RAMSES' backup_part order
-// without the optional potential, birth_time and metallicity (kosmo particles carry none of them).
-std::vector<std::pair<std::string, char>> written_fields(int ndim, bool identity_int64,
-                                                          const std::vector<std::string>& restart_names) {
+// without the optional potential, then every further registered attribute (RAMSES writes a star
+// formation run's birth_time and metallicity there too), then the restart-only fields.
+std::vector<std::pair<std::string, char>> written_fields(int ndim, const RamsesParticleTotals& totals) {
   std::vector<std::pair<std::string, char>> fields;
   for (int d = 0; d < ndim; ++d) fields.emplace_back(std::string("position_") + kAxes[d], 'd');
   for (int d = 0; d < ndim; ++d) fields.emplace_back(std::string("velocity_") + kAxes[d], 'd');
   fields.emplace_back("mass", 'd');
-  fields.emplace_back("identity", identity_int64 ? 'q' : 'i');
+  fields.emplace_back("identity", totals.identity_int64 ? 'q' : 'i');
   fields.emplace_back("levelp", 'i');
   fields.emplace_back("family", 'b');
   fields.emplace_back("tag", 'b');
-  for (const auto& name : restart_names) fields.emplace_back(name, 'd');  // the driver's restart state
+  for (const auto& attribute : totals.attributes) fields.push_back(attribute);
+  for (const auto& name : totals.restart_names) fields.emplace_back(name, 'd');  // the driver's restart state
   return fields;
+}
+
+// RAMSES' struct type code of an attribute's values.
+char type_code(const ParticleValues& values) {
+  return std::visit(
+      [](const auto& v) {
+        using Value = typename std::decay_t<decltype(v)>::value_type;
+        return std::is_same_v<Value, double> ? 'd' : std::is_same_v<Value, std::int64_t> ? 'q' : 'b';
+      },
+      values);
 }
 
 // Fortran's A edit descriptor on output: right-justified in w characters when shorter.
@@ -77,6 +90,7 @@ RamsesParticleTotals ramses_particle_totals(MPI_Comm comm, const SnapshotParticl
   MPI_Allreduce(&high, &global_high, 1, MPI_INT64_T, MPI_MAX, comm);
   totals.identity_int64 = global_low < INT32_MIN || global_high > INT32_MAX;
   for (const auto& field : particles.restart_fields) totals.restart_names.push_back(field.name);
+  for (const auto& attribute : particles.attributes) totals.attributes.emplace_back(attribute.name, type_code(attribute.values));
   return totals;
 }
 
@@ -110,9 +124,14 @@ void write_ramses_particle_file(const fs::path& directory, const SnapshotMeta& m
   out.record(std::vector<std::int32_t>(particles.level.begin(), particles.level.end()), "levelp");
   out.record(particles.family, "family");
   out.record(std::vector<std::int8_t>(n, 0), "tag");  // RAMSES' default tag; kosmo has no tags
-  KOSMO_REQUIRE(totals.restart_names.size() == particles.restart_fields.size(),
+  KOSMO_REQUIRE(totals.restart_names.size() == particles.restart_fields.size() &&
+                    totals.attributes.size() == particles.attributes.size(),
                 "RAMSES output: '" << path.string() << "': " << particles.restart_fields.size()
-                                   << " particle restart fields, the descriptor lists " << totals.restart_names.size());
+                                   << " particle restart fields and " << particles.attributes.size()
+                                   << " attributes, the descriptor lists " << totals.restart_names.size() << " and "
+                                   << totals.attributes.size());
+  for (const auto& attribute : particles.attributes)
+    std::visit([&](const auto& values) { out.record(values, attribute.name.c_str()); }, attribute.values);
   for (const auto& field : particles.restart_fields) out.record(field.values, field.name.c_str());
   file.commit();
 }
@@ -122,7 +141,7 @@ void write_ramses_particle_descriptor(const fs::path& directory, const SnapshotM
   AtomicFile file(directory / "part_file_descriptor.txt");
   file.stream() << "# version:  1\n# ivar, variable_name, variable_type\n";
   int index = 1;
-  for (const auto& [name, type] : written_fields(meta.ndim, totals.identity_int64, totals.restart_names))  // (I2,", ",a,", ",a)
+  for (const auto& [name, type] : written_fields(meta.ndim, totals))  // (I2,", ",a,", ",a)
     file.stream() << format_fortran_i(index++, 2) << ", " << name << ", " << type << '\n';
   file.commit();
 }

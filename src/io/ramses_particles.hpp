@@ -16,6 +16,7 @@
 #include <array>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/snapshot_data.hpp"
@@ -36,8 +37,10 @@ struct RamsesParticleTotals {
   // 'i' when every id of the snapshot fits int32 (what readers assume without a descriptor) and 'q'
   // otherwise; the choice is global so that the one descriptor describes every file.
   bool identity_int64 = false;
-  // SnapshotParticles::restart_fields, written after `tag` as further 'd' fields of the descriptor
-  // (yt reads them as particle_<name>); the same on every rank.
+  // SnapshotParticles::attributes (name, struct type code d, q or b), written after `tag`, then
+  // SnapshotParticles::restart_fields as further 'd' fields (yt reads every one as
+  // particle_<name>); the same on every rank.
+  std::vector<std::pair<std::string, char>> attributes;
   std::vector<std::string> restart_names;
 };
 
@@ -70,12 +73,18 @@ struct RamsesParticleLayout {
 };
 
 // `output` is the output_NNNNN directory, `shown` how messages name it. Descriptor fields beyond the
-// standard ones (position_*, velocity_*, mass, identity, levelp, family, tag, potential) must be of
-// type 'd' and are returned as SnapshotParticles::restart_fields under their names: kosmo's own
-// restart state, or RAMSES' birth_time and metallicity, which the driver must use or refuse. Throws a
-// kosmo::Error naming the descriptor for any other field or a standard field of an unexpected type.
+// standard ones (position_*, velocity_*, mass, identity, levelp, family, tag, potential) are the
+// registered attributes and restart state of the run that wrote them (the descriptor does not say
+// which): those of type 'd' are returned as SnapshotParticles::restart_fields, those of type 'q' or
+// 'b' as SnapshotParticles::attributes, under their names (kosmo's own, or RAMSES' birth_time and
+// metallicity), and the driver matches either against its registry by name. Throws a kosmo::Error
+// naming the descriptor for a field of another type or a standard field of an unexpected type.
 RamsesParticleLayout read_ramses_particle_layout(const std::filesystem::path& output, const std::string& shown,
                                                  int output_number, int ndim);
+
+// No particles, but the restart field and attribute names (and types) of `layout`: what a rank that
+// reads no part file holds, so that every rank hands the driver the same names.
+SnapshotParticles empty_ramses_particles(const RamsesParticleLayout& layout);
 
 // The particles of part_NNNNN.outCCCCC. A missing file, a header contradicting ncpu/ndim, a record
 // of the wrong length or a truncated file is a kosmo::Error naming the file.

@@ -357,7 +357,9 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
   RamsesParticleLayout particle_layout;
   run_collectively(comm, [&] { particle_layout = read_ramses_particle_layout(s.directory, s.shown_dir, output_number, s.ndim); });
 
-  // Every rank reads its files (rank 0 always has file 1).
+  // Every rank reads its files (rank 0 always has file 1); a rank without any still holds the
+  // layout's attribute names, so that the driver refuses an unknown one on every rank alike.
+  if (particle_layout.present) share.particles = empty_ramses_particles(particle_layout);
   std::vector<Header> headers;
   std::vector<SnapshotLevel> levels;
   run_collectively(comm, [&] {

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace kosmo::io {
@@ -28,18 +29,45 @@ struct SnapshotLevel {
 };
 
 // The particles one rank writes (or, in a RestartShare, the share it read): structure of arrays as
-// particles::ParticleSet, in plain vectors so that io/ does not depend on particles/. Only the first
-// ndim arrays of `position` and `velocity` are used (the others stay empty). Code units: positions
-// in [0, boxlen), velocities in code velocity, masses in code mass. Families are RAMSES' codes
-// (0 gas tracer, 1 dark matter, 2 star, 3 cloud/sink; negative: tracers), written as int8.
+// particles::ParticleSet, in plain vectors so that io/ does not depend on particles/ (the driver
+// converts, driver/particle_snapshot.hpp, from the set's attribute registry). Only the first ndim
+// arrays of `position` and `velocity` are used (the others stay empty). Code units: positions in
+// [0, boxlen), velocities in code velocity, masses in code mass. Families are RAMSES' codes (0 gas
+// tracer, 1 dark matter, 2 star, 3 cloud/sink; negative: tracers), written as int8.
 //
-// `restart_fields`: further per-particle state a restart needs bit for bit that is not part of what
-// RAMSES or an analysis reads (the leapfrog's provisional half kick, for instance), named by the
-// driver, one float64 per particle each. Every rank must pass the same names in the same order.
-// Readers return the fields they find under those names; one a file lacks is simply absent.
+// Three groups of arrays, each written where its formats want it (docs/outputs.md):
+// * the standard ones (position .. family): RAMSES' fixed record layout, which every reader knows;
+// * `attributes`: every further attribute a module registered for snapshots (a birth time, a
+//   metallicity, ...), each array with its name, type, units and comoving exponent;
+// * `restart_fields`: per-particle float64 state a restart needs bit for bit that is not part of
+//   what RAMSES or an analysis reads (the leapfrog's provisional half kick, for instance).
+// Every rank must pass the same attribute and restart names in the same order. Readers return the
+// arrays they find; one a file lacks is simply absent.
 struct ParticleRestartField {
   std::string name;
   std::vector<double> values;
+};
+
+// Values of one attribute array, of the attribute's type (RAMSES descriptor codes d, q, b).
+using ParticleValues = std::variant<std::vector<double>, std::vector<std::int64_t>, std::vector<std::int8_t>>;
+
+struct ParticleAttributeArray {
+  std::string name;           // "birth_time", or name_x .. name_z per component of a vector attribute
+  std::string units;          // e.g. "code_time"
+  int comoving_exponent = 0;  // power of aexp in the physical value
+  bool in_restarts = true;    // a restart takes it back (false: written for analysis only)
+  ParticleValues values;
+  std::size_t size() const {
+    return std::visit([](const auto& v) { return v.size(); }, values);
+  }
+};
+
+// Units and comoving exponent of one standard array (position_x, mass, identity, level, family) or
+// restart field, by name.
+struct ParticleArrayUnits {
+  std::string name;
+  std::string units;
+  int comoving_exponent = 0;
 };
 
 struct SnapshotParticles {
@@ -48,6 +76,10 @@ struct SnapshotParticles {
   std::vector<std::int64_t> id;
   std::vector<std::int8_t> level, family;
   std::vector<ParticleRestartField> restart_fields;
+  std::vector<ParticleAttributeArray> attributes;
+  // The registry's units of the standard arrays and restart fields, written as dataset attributes
+  // (none for an array without an entry).
+  std::vector<ParticleArrayUnits> units;
   std::size_t size() const { return mass.size(); }
 };
 

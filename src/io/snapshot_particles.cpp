@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <set>
+#include <type_traits>
+#include <variant>
 
 #include "core/error.hpp"
 #include "parallel/collective_check.hpp"
@@ -28,43 +30,74 @@ void check_snapshot_particles(const SnapshotParticles& particles, int ndim, cons
   static const std::set<std::string> standard = {"position_x", "position_y", "position_z", "velocity_x",
                                                  "velocity_y", "velocity_z", "mass",       "identity",
                                                  "level",      "levelp",     "family",     "tag",
-                                                 "potential",  "restart",    "restart_fields"};
+                                                 "potential",  "restart",    "restart_fields", "attributes"};
   std::set<std::string> names;
+  const auto check_name = [&](const std::string& name, const char* what) {
+    KOSMO_REQUIRE(!name.empty() && name != "." && name != ".." && name.find_first_of("/, \t\n") == std::string::npos &&
+                      standard.count(name) == 0,
+                  context << ": '" << name << "' cannot name a particle " << what);
+    KOSMO_REQUIRE(names.insert(name).second, context << ": particle array '" << name << "' given twice");
+  };
   for (const auto& field : particles.restart_fields) {
-    KOSMO_REQUIRE(!field.name.empty() && field.name != "." && field.name != ".." &&
-                      field.name.find_first_of("/, \t\n") == std::string::npos && standard.count(field.name) == 0,
-                  context << ": '" << field.name << "' cannot name a particle restart field");
-    KOSMO_REQUIRE(names.insert(field.name).second, context << ": restart field '" << field.name << "' given twice");
+    check_name(field.name, "restart field");
     KOSMO_REQUIRE(field.values.size() == n, context << ": restart field '" << field.name << "' has "
                                                     << field.values.size() << " values for " << n << " particles");
+  }
+  for (const auto& attribute : particles.attributes) {
+    check_name(attribute.name, "attribute");
+    KOSMO_REQUIRE(attribute.size() == n, context << ": attribute '" << attribute.name << "' has " << attribute.size()
+                                                 << " values for " << n << " particles");
   }
 }
 
 void require_same_restart_names(MPI_Comm comm, const SnapshotParticles& particles, const std::string& context) {
   std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a over the names and their lengths
-  for (const auto& field : particles.restart_fields) {
-    for (char c : field.name + '\0') hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  }
+  const auto add = [&](const std::string& text) {
+    for (char c : text + '\0') hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  };
+  for (const auto& field : particles.restart_fields) add(field.name);
+  add("/");  // the restart names end here, the attributes (name, type, units, exponent, restart) follow
+  for (const auto& attribute : particles.attributes)
+    add(attribute.name + ' ' + std::to_string(attribute.values.index()) + ' ' + attribute.units + ' ' +
+        std::to_string(attribute.comoving_exponent) + (attribute.in_restarts ? " r" : " -"));
   std::uint64_t low = 0, high = 0;
   MPI_Allreduce(&hash, &low, 1, MPI_UINT64_T, MPI_MIN, comm);
   MPI_Allreduce(&hash, &high, 1, MPI_UINT64_T, MPI_MAX, comm);
   parallel::require_on_all_ranks(comm, low == high,
-                                 context + ": the ranks pass different particle restart field names");
+                                 context + ": the ranks pass different particle restart field or attribute names");
 }
 
 void append_particles(SnapshotParticles& to, const SnapshotParticles& from) {
-  if (to.size() == 0 && to.restart_fields.empty()) {
+  if (to.size() == 0 && to.restart_fields.empty() && to.attributes.empty()) {
     for (const auto& field : from.restart_fields) to.restart_fields.push_back({field.name, {}});
+    for (const auto& attribute : from.attributes) {
+      ParticleAttributeArray empty = attribute;
+      std::visit([](auto& values) { values.clear(); }, empty.values);
+      to.attributes.push_back(std::move(empty));
+    }
   }
-  KOSMO_REQUIRE(to.restart_fields.size() == from.restart_fields.size(),
-                "particles: cannot append particles with " << from.restart_fields.size() << " restart fields to "
-                                                           << to.restart_fields.size());
+  KOSMO_REQUIRE(to.restart_fields.size() == from.restart_fields.size() && to.attributes.size() == from.attributes.size(),
+                "particles: cannot append particles with " << from.restart_fields.size() << " restart fields and "
+                                                           << from.attributes.size() << " attributes to "
+                                                           << to.restart_fields.size() << " and " << to.attributes.size());
   for (std::size_t f = 0; f < to.restart_fields.size(); ++f) {
     KOSMO_REQUIRE(to.restart_fields[f].name == from.restart_fields[f].name,
                   "particles: restart field '" << from.restart_fields[f].name << "' where '"
                                                << to.restart_fields[f].name << "' was expected");
     auto& values = to.restart_fields[f].values;
     values.insert(values.end(), from.restart_fields[f].values.begin(), from.restart_fields[f].values.end());
+  }
+  for (std::size_t a = 0; a < to.attributes.size(); ++a) {
+    ParticleAttributeArray& target = to.attributes[a];
+    const ParticleAttributeArray& source = from.attributes[a];
+    KOSMO_REQUIRE(target.name == source.name && target.values.index() == source.values.index(),
+                  "particles: attribute '" << source.name << "' where '" << target.name << "' of the same type was expected");
+    std::visit(
+        [&](auto& values) {
+          const auto& more = std::get<std::remove_reference_t<decltype(values)>>(source.values);
+          values.insert(values.end(), more.begin(), more.end());
+        },
+        target.values);
   }
   for (std::size_t d = 0; d < 3; ++d) {
     to.position[d].insert(to.position[d].end(), from.position[d].begin(), from.position[d].end());

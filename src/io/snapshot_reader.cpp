@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <type_traits>
+#include <variant>
 
 #include "core/error.hpp"
 #include "io/hdf5_handle.hpp"
@@ -156,6 +158,31 @@ class Hdf5SnapshotReader {
     });
   }
 
+  H5Handle dataset(hid_t parent, const std::string& where, const std::string& name) {
+    H5Handle d;
+    run_collectively(comm_, [&] { d = make(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose, "open " + where + "/" + name); });
+    return d;
+  }
+  // Empty values of the type a particle attribute dataset is stored as (float64, int64 or int8).
+  ParticleValues particle_values_of(hid_t dataset, const std::string& shown) {
+    ParticleValues values;
+    run_collectively(comm_, [&] {
+      H5Handle type = make(H5Dget_type(dataset), H5Tclose, "get the type of " + shown);
+      const H5T_class_t type_class = H5Tget_class(type.get());
+      const std::size_t size = H5Tget_size(type.get());
+      if (type_class == H5T_FLOAT && size == 8) {
+        values = std::vector<double>{};
+      } else if (type_class == H5T_INTEGER && size == 8) {
+        values = std::vector<std::int64_t>{};
+      } else if (type_class == H5T_INTEGER && size == 1) {
+        values = std::vector<std::int8_t>{};
+      } else {
+        KOSMO_FAIL("restart: " << shown << " in '" << path_ << "' is neither float64, int64 nor int8");
+      }
+    });
+    return values;
+  }
+
   hid_t root() const { return file_.get(); }
   H5Handle group(hid_t parent, const std::string& name) {
     H5Handle g;
@@ -186,6 +213,19 @@ SnapshotParticles read_particle_share(Hdf5SnapshotReader& file, const std::strin
   const auto total = static_cast<hsize_t>(count);
   std::vector<std::string> restart_names;
   if (file.has(group.get(), "restart_fields")) restart_names = file.string_column(group.get(), where, "restart_fields");
+  std::vector<std::string> attribute_names;
+  if (file.has(group.get(), "attributes")) attribute_names = file.string_column(group.get(), where, "attributes");
+  // Every attribute array with its metadata; values are read below when there are any.
+  for (const std::string& name : attribute_names) {
+    H5Handle dataset = file.dataset(group.get(), where, name);
+    ParticleAttributeArray attribute;
+    attribute.name = name;
+    attribute.values = file.particle_values_of(dataset.get(), where + "/" + name);
+    attribute.units = file.string_attribute(dataset.get(), where + "/" + name, "units");
+    attribute.comoving_exponent = file.attribute<int>(dataset.get(), where + "/" + name, "comoving_exponent", H5T_NATIVE_INT);
+    attribute.in_restarts = file.attribute<int>(dataset.get(), where + "/" + name, "in_restarts", H5T_NATIVE_INT) != 0;
+    particles.attributes.push_back(std::move(attribute));
+  }
   if (total == 0) {  // the writer allocates no storage for empty datasets: nothing to read
     for (const std::string& name : restart_names) particles.restart_fields.push_back({name, {}});
     return particles;
@@ -209,6 +249,17 @@ SnapshotParticles read_particle_share(Hdf5SnapshotReader& file, const std::strin
   file.column_rows(group.get(), where, "identity", H5T_NATIVE_INT64, total, first, n, particles.id.data());
   file.column_rows(group.get(), where, "level", H5T_NATIVE_INT8, total, first, n, particles.level.data());
   file.column_rows(group.get(), where, "family", H5T_NATIVE_INT8, total, first, n, particles.family.data());
+  for (ParticleAttributeArray& attribute : particles.attributes)
+    std::visit(
+        [&](auto& values) {
+          using Value = typename std::remove_reference_t<decltype(values)>::value_type;
+          values.resize(n);
+          const hid_t memory = std::is_same_v<Value, double> ? H5T_NATIVE_DOUBLE
+                               : std::is_same_v<Value, std::int64_t> ? H5T_NATIVE_INT64
+                                                                     : H5T_NATIVE_INT8;
+          file.column_rows(group.get(), where, attribute.name, memory, total, first, n, values.data());
+        },
+        attribute.values);
   if (!restart_names.empty()) {
     H5Handle restart = file.group(group.get(), "restart");
     for (const std::string& name : restart_names) {

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <set>
 #include <utility>
+#include <variant>
 
 #include "core/error.hpp"
 #include "io/hdf5_handle.hpp"
@@ -162,6 +163,20 @@ class Hdf5SnapshotFile {
       }
       check(dataset.close(), "close dataset " + path);
     });
+  }
+
+  // The registry's metadata of an existing dataset, as its attributes `units` and
+  // `comoving_exponent` (docs/outputs.md, "Particle attributes").
+  // `in_restarts` >= 0 is written too (1: a restart takes the array back, 0: analysis only).
+  void describe_dataset(hid_t parent, const std::string& where, const std::string& name, const std::string& units,
+                        int comoving_exponent, int in_restarts = -1) {
+    const std::string path = where + "/" + name;
+    H5Handle dataset;
+    run_collectively(comm_, [&] { dataset = make(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose, "open dataset " + path); });
+    attribute(dataset.get(), path, "units", units);
+    attribute(dataset.get(), path, "comoving_exponent", comoving_exponent);
+    if (in_restarts >= 0) attribute(dataset.get(), path, "in_restarts", in_restarts);
+    run_collectively(comm_, [&] { check(dataset.close(), "close dataset " + path); });
   }
 
   // A small table column (parameters, field descriptions): rank 0 writes every row.
@@ -369,9 +384,18 @@ struct ParticleRows {
   long long local = 0, offset = 0, total = 0;
 };
 
-// /particles: one 1-D dataset per attribute, every rank's particles concatenated in rank order
-// (docs/outputs.md). Present in every snapshot, with zero rows when the run has none, so that a
-// reader can tell "no particles" from "written before kosmo had particles" (no group).
+// File and memory types of one attribute array's values.
+struct ParticleTypes {
+  hid_t file, memory;
+};
+ParticleTypes particle_types(const std::vector<double>&) { return {H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE}; }
+ParticleTypes particle_types(const std::vector<std::int64_t>&) { return {H5T_STD_I64LE, H5T_NATIVE_INT64}; }
+ParticleTypes particle_types(const std::vector<std::int8_t>&) { return {H5T_STD_I8LE, H5T_NATIVE_INT8}; }
+
+// /particles: one 1-D dataset per attribute array, every rank's particles concatenated in rank
+// order (docs/outputs.md), each with the registry's `units` and `comoving_exponent` as attributes.
+// Present in every snapshot, with zero rows when the run has none, so that a reader can tell "no
+// particles" from "written before kosmo had particles" (no group).
 void write_particles(Hdf5SnapshotFile& file, const SnapshotMeta& meta, const SnapshotParticles& particles,
                      const ParticleRows& rows) {
   const std::string where = "/particles";
@@ -379,27 +403,51 @@ void write_particles(Hdf5SnapshotFile& file, const SnapshotMeta& meta, const Sna
   file.attribute(group.get(), where, "count", rows.total);
   const std::vector<hsize_t> dims = {static_cast<hsize_t>(rows.total)};
   const auto local = static_cast<hsize_t>(rows.local), offset = static_cast<hsize_t>(rows.offset);
+  const auto describe_by_name = [&](hid_t parent, const std::string& at, const std::string& name) {
+    for (const auto& entry : particles.units)
+      if (entry.name == name) file.describe_dataset(parent, at, name, entry.units, entry.comoving_exponent);
+  };
+  const auto standard = [&](const std::string& name, hid_t file_type, hid_t memory_type, const void* data) {
+    file.dataset(group.get(), where, name, file_type, memory_type, dims, local, offset, data);
+    describe_by_name(group.get(), where, name);
+  };
   const char* axes[3] = {"x", "y", "z"};
   for (int d = 0; d < meta.ndim; ++d)
-    file.dataset(group.get(), where, std::string("position_") + axes[d], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, dims, local,
-                 offset, particles.position[static_cast<std::size_t>(d)].data());
+    standard(std::string("position_") + axes[d], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, particles.position[static_cast<std::size_t>(d)].data());
   for (int d = 0; d < meta.ndim; ++d)
-    file.dataset(group.get(), where, std::string("velocity_") + axes[d], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, dims, local,
-                 offset, particles.velocity[static_cast<std::size_t>(d)].data());
-  file.dataset(group.get(), where, "mass", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, dims, local, offset, particles.mass.data());
-  file.dataset(group.get(), where, "identity", H5T_STD_I64LE, H5T_NATIVE_INT64, dims, local, offset, particles.id.data());
+    standard(std::string("velocity_") + axes[d], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, particles.velocity[static_cast<std::size_t>(d)].data());
+  standard("mass", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, particles.mass.data());
+  standard("identity", H5T_STD_I64LE, H5T_NATIVE_INT64, particles.id.data());
   // int32 on disk, as RAMSES' levelp and the Python reader's dtype; HDF5 widens the int8 values.
-  file.dataset(group.get(), where, "level", H5T_STD_I32LE, H5T_NATIVE_INT8, dims, local, offset, particles.level.data());
-  file.dataset(group.get(), where, "family", H5T_STD_I8LE, H5T_NATIVE_INT8, dims, local, offset, particles.family.data());
+  standard("level", H5T_STD_I32LE, H5T_NATIVE_INT8, particles.level.data());
+  standard("family", H5T_STD_I8LE, H5T_NATIVE_INT8, particles.family.data());
+  // Further registered attributes, listed by name in registration order (absent when none).
+  if (!particles.attributes.empty()) {
+    std::vector<std::string> names;
+    for (const auto& attribute : particles.attributes) {
+      names.push_back(attribute.name);
+      std::visit(
+          [&](const auto& values) {
+            const ParticleTypes types = particle_types(values);
+            file.dataset(group.get(), where, attribute.name, types.file, types.memory, dims, local, offset, values.data());
+          },
+          attribute.values);
+      file.describe_dataset(group.get(), where, attribute.name, attribute.units, attribute.comoving_exponent,
+                            attribute.in_restarts ? 1 : 0);
+    }
+    file.string_column(group.get(), where, "attributes", names);
+  }
   // The driver's restart-only state, listed by name like /restart_fields (the same on every rank).
   std::vector<std::string> names;
   for (const auto& field : particles.restart_fields) names.push_back(field.name);
   file.string_column(group.get(), where, "restart_fields", names);
   if (!names.empty()) {
     H5Handle restart = file.create_group(group.get(), "restart", where + "/restart");
-    for (const auto& field : particles.restart_fields)
+    for (const auto& field : particles.restart_fields) {
       file.dataset(restart.get(), where + "/restart", field.name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, dims, local, offset,
                    field.values.data());
+      describe_by_name(restart.get(), where + "/restart", field.name);
+    }
     file.close_group(restart, where + "/restart");
   }
   file.close_group(group, where);

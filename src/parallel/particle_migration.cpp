@@ -6,45 +6,65 @@
 #include <cstring>
 #include <map>
 #include <type_traits>
+#include <variant>
 
 #include "core/error.hpp"
 
 namespace kosmo::parallel {
 namespace {
 
-// One particle on the wire, all doubles: the bytes of ParticleSet::Particle (so every member it
-// has travels, including state added to it later, such as a pending kick), its level and its
-// acceleration (D values; add() does not take them), then every attachment's width values. Bytes
-// copied through memcpy and MPI_DOUBLE arrive unchanged, whatever pattern they hold.
+// One particle on the wire, all doubles: one word per array of every registered attribute, in
+// registry order (float64 and int64 values as their 8 bytes, int8 values widened), so every
+// attribute a module registers travels with no edit here, then its acceleration (D values: the
+// interpolated force a kick may still need), then every attachment's width values. Bytes copied
+// through memcpy and MPI_DOUBLE arrive unchanged, whatever pattern they hold.
 template <int D>
-using Particle = typename particles::ParticleSet<D>::Particle;
-template <int D>
-constexpr std::size_t particle_words = (sizeof(Particle<D>) + sizeof(double) - 1) / sizeof(double);
-template <int D>
-constexpr std::size_t fixed_words = particle_words<D> + 1 + D;
-static_assert(std::is_trivially_copyable_v<Particle<1>> && std::is_trivially_copyable_v<Particle<2>> &&
-                  std::is_trivially_copyable_v<Particle<3>>,
-              "particle migration sends ParticleSet::Particle as bytes");
+std::size_t attribute_words(const particles::ParticleSet<D>& set) {
+  std::size_t words = 0;
+  for (int id = 0; id < set.attributes().size(); ++id) words += static_cast<std::size_t>(set.attributes().info(id).components);
+  return words;
+}
+
+double to_word(double value) { return value; }
+double to_word(std::int64_t value) {
+  double word = 0.0;
+  std::memcpy(&word, &value, sizeof word);
+  return word;
+}
+double to_word(std::int8_t value) { return static_cast<double>(value); }
+template <class T>
+T from_word(double word) {
+  if constexpr (std::is_same_v<T, std::int64_t>) {
+    T value = 0;
+    std::memcpy(&value, &word, sizeof value);
+    return value;
+  } else {
+    return static_cast<T>(word);
+  }
+}
 
 template <int D>
 void pack_particle(const particles::ParticleSet<D>& set, std::size_t i, std::vector<double>& out) {
-  const Particle<D> particle = set.get(i);
-  double words[particle_words<D>] = {};
-  std::memcpy(words, &particle, sizeof particle);
-  out.insert(out.end(), words, words + particle_words<D>);
-  out.push_back(static_cast<double>(set.level()[i]));
+  for (int id = 0; id < set.attributes().size(); ++id)
+    for (int c = 0; c < set.attributes().info(id).components; ++c)
+      std::visit([&](const auto& values) { out.push_back(to_word(values[i])); }, set.array(id, c));
   for (int d = 0; d < D; ++d) out.push_back(set.acceleration(d)[i]);
 }
 
-// Appends the particle packed at `in` and returns its index.
+// Appends the particle packed at `in` and returns the first word after it.
 template <int D>
-std::size_t unpack_particle(const double* in, particles::ParticleSet<D>& set) {
-  Particle<D> particle;
-  std::memcpy(static_cast<void*>(&particle), in, sizeof particle);  // trivially copyable (asserted above)
-  const std::size_t index = set.add(particle);
-  set.level()[index] = static_cast<std::int8_t>(in[particle_words<D>]);
-  for (int d = 0; d < D; ++d) set.acceleration(d)[index] = in[particle_words<D> + 1 + static_cast<std::size_t>(d)];
-  return index;
+const double* unpack_particle(const double* in, particles::ParticleSet<D>& set) {
+  const std::size_t index = set.add(typename particles::ParticleSet<D>::Particle{});
+  for (int id = 0; id < set.attributes().size(); ++id)
+    for (int c = 0; c < set.attributes().info(id).components; ++c)
+      std::visit(
+          [&](auto& values) {
+            using Value = typename std::decay_t<decltype(values)>::value_type;
+            values[index] = from_word<Value>(*in++);
+          },
+          set.array(id, c));
+  for (int d = 0; d < D; ++d) set.acceleration(d)[index] = *in++;
+  return in;
 }
 
 // Keeps the entries of the particles whose flag is zero, in order (ParticleSet::remove_flagged's
@@ -65,7 +85,8 @@ template <int D, class Key>
 ParticleMigration migrate_particles(const DistributedMesh<D, Key>& mesh, particles::ParticleSet<D>& set,
                                     const std::vector<ParticleAttachment>& attachments) {
   const std::size_t n = set.size();
-  std::size_t record = fixed_words<D>;
+  const std::size_t fixed_words = attribute_words(set) + D;
+  std::size_t record = fixed_words;
   for (std::size_t a = 0; a < attachments.size(); ++a) {
     const ParticleAttachment& attachment = attachments[a];
     KOSMO_REQUIRE(attachment.values != nullptr && attachment.width >= 1,
@@ -128,8 +149,7 @@ ParticleMigration migrate_particles(const DistributedMesh<D, Key>& mesh, particl
                                                                                             << " values, not whole particles of " << record);
     for (std::size_t at = 0; at < m.data.size(); at += record) {
       const double* in = m.data.data() + at;
-      unpack_particle(in, set);
-      const double* extra = in + fixed_words<D>;
+      const double* extra = unpack_particle(in, set);
       for (const ParticleAttachment& attachment : attachments) {
         attachment.values->insert(attachment.values->end(), extra, extra + attachment.width);
         extra += attachment.width;

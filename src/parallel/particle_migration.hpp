@@ -40,10 +40,11 @@ struct ParticleMigration {
   ExchangeStats wire;        // MPI messages and bytes this rank put on the wire (relays included)
 };
 
-// Sends every particle whose owner_of_position is another rank to that rank, with every member of
-// ParticleSet::Particle (position, velocity, mass, id, family, and any state the struct gains, such
-// as a pending kick: it travels as bytes), its level, its acceleration (the interpolated force a
-// kick may still need) and the attachments; removes them here, keeping the order of the particles that stay, and
+// Sends every particle whose owner_of_position is another rank to that rank, with every attribute
+// of the set's registry (position, velocity, mass, id, level, family, the pending kick, and whatever
+// further attribute a module registered: particles/particle_attributes.hpp), its acceleration (the
+// interpolated force a kick may still need) and the attachments; every rank's set must have the same
+// registry. Removes them here, keeping the order of the particles that stay, and
 // appends the arrivals in source-rank order, each source's particles in its index order. Arrivals
 // are not located (oct = no_oct): call locate_particles before using per-oct ranges. Positions
 // must be inside the box (the caller wraps periodic axes); a position outside is an error naming

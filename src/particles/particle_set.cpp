@@ -7,57 +7,106 @@
 
 namespace kosmo::particles {
 
+namespace {
+
+AttributeArray empty_array(AttributeType type) {
+  switch (type) {
+    case AttributeType::float64: return std::vector<double>{};
+    case AttributeType::int64: return std::vector<std::int64_t>{};
+    case AttributeType::int8: return std::vector<std::int8_t>{};
+  }
+  KOSMO_FAIL("particles: unknown attribute type");
+}
+
+}  // namespace
+
+template <int D>
+ParticleSet<D>::ParticleSet() {
+  // The particle module's attributes, in the order the snapshot and RAMSES files hold them
+  // (docs/outputs.md); the ids are the *_id constants. Restart-only: the leapfrog's state.
+  auto vector_attribute = [](const char* name, const char* units, bool in_snapshots) {
+    ParticleAttributeInfo info = particle_attribute(name, AttributeType::float64, units, "particles");
+    info.components = D;
+    info.in_snapshots = in_snapshots;
+    return info;
+  };
+  ParticleAttributeInfo half_dt = particle_attribute("pending_half_dt", AttributeType::float64, "code_time", "particles");
+  half_dt.in_snapshots = false;
+  // The level of the cell holding the particle is written for analysis; a restart finds it again
+  // by locating the particle on the new mesh.
+  ParticleAttributeInfo level = particle_attribute("level", AttributeType::int8, "", "particles");
+  level.in_restarts = false;
+  for (const ParticleAttributeInfo& info :
+       {vector_attribute("position", "code_length", true), vector_attribute("velocity", "code_velocity", true),
+        particle_attribute("mass", AttributeType::float64, "code_mass", "particles"),
+        particle_attribute("identity", AttributeType::int64, "", "particles"),
+        level,
+        particle_attribute("family", AttributeType::int8, "", "particles"),
+        vector_attribute("pending_kick", "code_velocity", false), half_dt})
+    add_attribute(info);
+}
+
+template <int D>
+int ParticleSet<D>::add_attribute(const ParticleAttributeInfo& info) {
+  KOSMO_REQUIRE(empty(), "particles: attribute '" << info.name << "' registered after particles were added ("
+                                                 << size() << " particles); modules register theirs first");
+  KOSMO_REQUIRE(info.components == 1 || info.components == D,
+                "particles: attribute '" << info.name << "' has " << info.components << " components in " << D
+                                         << "-D (1 or " << D << ")");
+  const int id = attributes_.add(info);
+  arrays_.emplace_back(static_cast<std::size_t>(info.components), empty_array(info.type));
+  return id;
+}
+
+template <int D>
+AttributeArray& ParticleSet<D>::array(int id, int component) {
+  return arrays_.at(static_cast<std::size_t>(id)).at(static_cast<std::size_t>(component));
+}
+
+template <int D>
+const AttributeArray& ParticleSet<D>::array(int id, int component) const {
+  return arrays_.at(static_cast<std::size_t>(id)).at(static_cast<std::size_t>(component));
+}
+
+template <int D>
+template <class Visit>
+void ParticleSet<D>::for_each_array(Visit&& visit) {
+  for (auto& components : arrays_)
+    for (AttributeArray& values : components) std::visit(visit, values);
+  for (auto& values : acceleration_) visit(values);
+  visit(oct_);
+}
+
 template <int D>
 void ParticleSet<D>::reserve(std::size_t count) {
-  for (int d = 0; d < D; ++d) {
-    position_[static_cast<std::size_t>(d)].reserve(count);
-    velocity_[static_cast<std::size_t>(d)].reserve(count);
-    acceleration_[static_cast<std::size_t>(d)].reserve(count);
-    pending_kick_[static_cast<std::size_t>(d)].reserve(count);
-  }
-  pending_half_dt_.reserve(count);
-  mass_.reserve(count);
-  id_.reserve(count);
-  level_.reserve(count);
-  family_.reserve(count);
-  oct_.reserve(count);
+  for_each_array([count](auto& values) { values.reserve(count); });
 }
 
 template <int D>
 void ParticleSet<D>::clear() {
-  for (int d = 0; d < D; ++d) {
-    position_[static_cast<std::size_t>(d)].clear();
-    velocity_[static_cast<std::size_t>(d)].clear();
-    acceleration_[static_cast<std::size_t>(d)].clear();
-    pending_kick_[static_cast<std::size_t>(d)].clear();
-  }
-  pending_half_dt_.clear();
-  mass_.clear();
-  id_.clear();
-  level_.clear();
-  family_.clear();
-  oct_.clear();
+  for_each_array([](auto& values) { values.clear(); });
   oct_offsets_.clear();
   sorted_ = false;
 }
 
 template <int D>
 std::size_t ParticleSet<D>::add(const Particle& particle) {
+  // Every array gets a zero (no_oct for oct), then the core values are set in place.
+  for_each_array([](auto& values) { values.emplace_back(); });
+  const std::size_t index = oct_.size() - 1;
+  oct_[index] = core::no_oct;
   for (int d = 0; d < D; ++d) {
     const auto axis = static_cast<std::size_t>(d);
-    position_[axis].push_back(particle.position[axis]);
-    velocity_[axis].push_back(particle.velocity[axis]);
-    acceleration_[axis].push_back(0.0);
-    pending_kick_[axis].push_back(particle.pending_kick[axis]);
+    position(d)[index] = particle.position[axis];
+    velocity(d)[index] = particle.velocity[axis];
+    pending_kick(d)[index] = particle.pending_kick[axis];
   }
-  pending_half_dt_.push_back(particle.pending_half_dt);
-  mass_.push_back(particle.mass);
-  id_.push_back(particle.id);
-  level_.push_back(0);
-  family_.push_back(particle.family);
-  oct_.push_back(core::no_oct);
+  pending_half_dt()[index] = particle.pending_half_dt;
+  mass()[index] = particle.mass;
+  id()[index] = particle.id;
+  family()[index] = particle.family;
   sorted_ = false;
-  return mass_.size() - 1;
+  return index;
 }
 
 template <int D>
@@ -66,14 +115,14 @@ typename ParticleSet<D>::Particle ParticleSet<D>::get(std::size_t index) const {
   Particle particle;
   for (int d = 0; d < D; ++d) {
     const auto axis = static_cast<std::size_t>(d);
-    particle.position[axis] = position_[axis][index];
-    particle.velocity[axis] = velocity_[axis][index];
-    particle.pending_kick[axis] = pending_kick_[axis][index];
+    particle.position[axis] = position(d)[index];
+    particle.velocity[axis] = velocity(d)[index];
+    particle.pending_kick[axis] = pending_kick(d)[index];
   }
-  particle.pending_half_dt = pending_half_dt_[index];
-  particle.mass = mass_[index];
-  particle.id = id_[index];
-  particle.family = family_[index];
+  particle.pending_half_dt = pending_half_dt()[index];
+  particle.mass = mass()[index];
+  particle.id = id()[index];
+  particle.family = family()[index];
   return particle;
 }
 
@@ -81,22 +130,10 @@ template <int D>
 void ParticleSet<D>::remove(std::size_t index) {
   KOSMO_REQUIRE(index < size(), "particles: remove(" << index << ") out of range (" << size() << " particles)");
   const std::size_t last = size() - 1;
-  auto move_last = [&](auto& values) {
+  for_each_array([&](auto& values) {
     values[index] = values[last];
     values.pop_back();
-  };
-  for (int d = 0; d < D; ++d) {
-    move_last(position_[static_cast<std::size_t>(d)]);
-    move_last(velocity_[static_cast<std::size_t>(d)]);
-    move_last(acceleration_[static_cast<std::size_t>(d)]);
-    move_last(pending_kick_[static_cast<std::size_t>(d)]);
-  }
-  move_last(pending_half_dt_);
-  move_last(mass_);
-  move_last(id_);
-  move_last(level_);
-  move_last(family_);
-  move_last(oct_);
+  });
   sorted_ = false;
 }
 
@@ -117,24 +154,12 @@ std::size_t ParticleSet<D>::remove_flagged(std::span<const std::uint8_t> flags) 
 template <int D>
 void ParticleSet<D>::permute(const std::vector<std::size_t>& order) {
   const std::size_t n = order.size();
-  auto apply = [&](auto& values) {
+  for_each_array([&](auto& values) {
     std::remove_reference_t<decltype(values)> moved(n);
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < n; ++i) moved[i] = values[order[i]];
     values.swap(moved);
-  };
-  for (int d = 0; d < D; ++d) {
-    apply(position_[static_cast<std::size_t>(d)]);
-    apply(velocity_[static_cast<std::size_t>(d)]);
-    apply(acceleration_[static_cast<std::size_t>(d)]);
-    apply(pending_kick_[static_cast<std::size_t>(d)]);
-  }
-  apply(pending_half_dt_);
-  apply(mass_);
-  apply(id_);
-  apply(level_);
-  apply(family_);
-  apply(oct_);
+  });
 }
 
 template <int D>
@@ -147,7 +172,7 @@ void ParticleSet<D>::sort_by_oct(std::size_t oct_capacity) {
     const core::OctIndex o = oct_[i];
     KOSMO_REQUIRE(o >= 0 && static_cast<std::size_t>(o) < oct_capacity,
                   "particles: sort_by_oct needs located particles; particle id "
-                      << id_[i] << " has oct " << o << " (pool of " << oct_capacity << " octs)");
+                      << id()[i] << " has oct " << o << " (pool of " << oct_capacity << " octs)");
     ++offsets[static_cast<std::size_t>(o) + 1];
   }
   for (std::size_t o = 0; o < oct_capacity; ++o) offsets[o + 1] += offsets[o];
@@ -163,7 +188,7 @@ template <int D>
 void ParticleSet<D>::wrap_positions(double boxlen, const std::array<bool, D>& periodic) {
   for (int d = 0; d < D; ++d) {
     if (!periodic[static_cast<std::size_t>(d)]) continue;
-    std::vector<double>& x = position_[static_cast<std::size_t>(d)];
+    const std::span<double> x = position(d);
     const std::size_t n = x.size();
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < n; ++i) x[i] = wrap_coordinate(x[i], boxlen);

@@ -1,31 +1,45 @@
 #pragma once
-// Particle storage (ARCHITECTURE §4 particles/, issue 6 item 1): structure of arrays, one array per
-// attribute and per axis, as RAMSES' pm_commons (xp, vp, mp, idp, levelp, typep%family) without its
-// per-grid linked lists (headp/nextp). Instead every particle records `oct`, the finest oct whose
-// cell contains it (particle_locate.hpp), and sort_by_oct() reorders the arrays by oct index with a
-// stable counting sort so that the particles of oct o are the contiguous range [begin(o), end(o)).
+// Particle storage (ARCHITECTURE §4 particles/): structure of arrays, one flat array per registered
+// attribute and per axis (particles/particle_attributes.hpp), as RAMSES' pm_commons (xp, vp, mp, idp,
+// levelp, typep%family) without its per-grid linked lists (headp/nextp). Instead every particle
+// records `oct`, the finest oct whose cell contains it (particle_locate.hpp), and sort_by_oct()
+// reorders the arrays by oct index with a stable counting sort so that the particles of oct o are
+// the contiguous range [begin(o), end(o)).
+//
+// The attributes: the constructor registers the particle module's own (position, velocity, mass,
+// identity, level, family, then the leapfrog's pending_kick and pending_half_dt, in the order the
+// files hold them); other modules add theirs with add_attribute() while the set is empty. Every
+// operation that adds, removes or reorders particles handles all of them alike.
 //
 // Positions are in code length units inside [0, boxlen) on periodic axes (wrap_positions).
-// `acceleration` is per-particle scratch written by the CIC interpolation (RAMSES move_fine keeps
-// it in a local array) and read by kick(); it is not part of the particle's persistent state.
-// `pending_kick` and `pending_half_dt` are: the kick-drift-kick leapfrog ends each step with a
-// provisional second half kick, pending_kick = g_old * pending_half_dt, which the next step replaces
-// by one with the new force (driver/level_particles.hpp). They travel with the particle (migration,
-// restarts) so that a particle changing rank or level keeps its leapfrog exact.
+// `acceleration` and `oct` are per-particle scratch, not attributes: the CIC interpolation writes
+// the acceleration (RAMSES move_fine keeps it in a local array) and kick() reads it; neither is
+// written anywhere. `pending_kick` and `pending_half_dt` are restart-only attributes: the
+// kick-drift-kick leapfrog ends each step with a provisional second half kick, pending_kick =
+// g_old * pending_half_dt, which the next step replaces by one with the new force
+// (driver/level_particles.hpp). They travel with the particle (migration, restarts) so that a
+// particle changing rank or level keeps its leapfrog exact.
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "core/morton_hash.hpp"
+#include "particles/particle_attributes.hpp"
 
 namespace kosmo::particles {
 
 // RAMSES particle family codes (pm_commons.f90: FAM_TRACER_GAS = 0, FAM_DM = 1, FAM_STAR = 2,
 // FAM_CLOUD = 3; sinks are represented by their cloud particles), stored in one byte as RAMSES does.
 enum class Family : std::int8_t { tracer = 0, dark_matter = 1, star = 2, sink = 3 };
+
+// The values of one array of an attribute (one component), of the attribute's type.
+using AttributeArray = std::variant<std::vector<double>, std::vector<std::int64_t>, std::vector<std::int8_t>>;
 
 template <int D>
 class ParticleSet {
@@ -34,7 +48,11 @@ class ParticleSet {
  public:
   using Vector = std::array<double, D>;
 
-  // One particle's state, for add() and get().
+  // The particle module's attributes, registered first by the constructor in this order.
+  static constexpr int position_id = 0, velocity_id = 1, mass_id = 2, identity_id = 3, level_id = 4, family_id = 5,
+                       pending_kick_id = 6, pending_half_dt_id = 7;
+
+  // One particle's core state, for add() and get(); attributes other modules add start at 0.
   struct Particle {
     Vector position{};
     Vector velocity{};
@@ -45,8 +63,38 @@ class ParticleSet {
     double pending_half_dt = 0.0;
   };
 
-  std::size_t size() const { return mass_.size(); }
-  bool empty() const { return mass_.empty(); }
+  ParticleSet();
+
+  // --- attributes -------------------------------------------------------------------------------
+  // Registers a further attribute (another module's); only while the set holds no particle.
+  // Returns its id for values<T>(id, component).
+  int add_attribute(const ParticleAttributeInfo& info);
+  const ParticleAttributeRegistry& attributes() const { return attributes_; }
+  // Metadata only (see ParticleAttributeRegistry::set_comoving_exponent).
+  void set_comoving_exponent(int id, int exponent) { attributes_.set_comoving_exponent(id, exponent); }
+  // The values of component `component` of attribute `id`; T must be the attribute's type.
+  template <class T>
+  std::span<T> values(int id, int component = 0) {
+    return typed<T>(array(id, component), id);
+  }
+  template <class T>
+  std::span<const T> values(int id, int component = 0) const {
+    return typed<T>(array(id, component), id);
+  }
+  template <class T>
+  std::span<T> values(const std::string& name, int component = 0) {
+    return values<T>(attributes_.id(name), component);
+  }
+  template <class T>
+  std::span<const T> values(const std::string& name, int component = 0) const {
+    return values<T>(attributes_.id(name), component);
+  }
+  // The variant itself, for code that handles every type alike (snapshots, migration).
+  AttributeArray& array(int id, int component);
+  const AttributeArray& array(int id, int component) const;
+
+  std::size_t size() const { return oct_.size(); }
+  bool empty() const { return oct_.empty(); }
   void reserve(std::size_t count);
   void clear();
 
@@ -60,24 +108,32 @@ class ParticleSet {
   std::size_t remove_flagged(std::span<const std::uint8_t> flags);
 
   // --- structure-of-arrays access -------------------------------------------------------------
-  std::span<double> position(int axis) { return position_[static_cast<std::size_t>(axis)]; }
-  std::span<const double> position(int axis) const { return position_[static_cast<std::size_t>(axis)]; }
-  std::span<double> velocity(int axis) { return velocity_[static_cast<std::size_t>(axis)]; }
-  std::span<const double> velocity(int axis) const { return velocity_[static_cast<std::size_t>(axis)]; }
+  std::span<double> position(int axis) { return values<double>(position_id, axis); }
+  std::span<const double> position(int axis) const { return values<double>(position_id, axis); }
+  std::span<double> velocity(int axis) { return values<double>(velocity_id, axis); }
+  std::span<const double> velocity(int axis) const { return values<double>(velocity_id, axis); }
   std::span<double> acceleration(int axis) { return acceleration_[static_cast<std::size_t>(axis)]; }
   std::span<const double> acceleration(int axis) const { return acceleration_[static_cast<std::size_t>(axis)]; }
-  std::span<double> pending_kick(int axis) { return pending_kick_[static_cast<std::size_t>(axis)]; }
-  std::span<const double> pending_kick(int axis) const { return pending_kick_[static_cast<std::size_t>(axis)]; }
-  std::span<double> pending_half_dt() { return pending_half_dt_; }
-  std::span<const double> pending_half_dt() const { return pending_half_dt_; }
-  std::span<double> mass() { return mass_; }
-  std::span<const double> mass() const { return mass_; }
-  std::span<std::int64_t> id() { return id_; }
-  std::span<const std::int64_t> id() const { return id_; }
-  std::span<std::int8_t> level() { return level_; }
-  std::span<const std::int8_t> level() const { return level_; }
-  std::span<Family> family() { return family_; }
-  std::span<const Family> family() const { return family_; }
+  std::span<double> pending_kick(int axis) { return values<double>(pending_kick_id, axis); }
+  std::span<const double> pending_kick(int axis) const { return values<double>(pending_kick_id, axis); }
+  std::span<double> pending_half_dt() { return values<double>(pending_half_dt_id); }
+  std::span<const double> pending_half_dt() const { return values<double>(pending_half_dt_id); }
+  std::span<double> mass() { return values<double>(mass_id); }
+  std::span<const double> mass() const { return values<double>(mass_id); }
+  std::span<std::int64_t> id() { return values<std::int64_t>(identity_id); }
+  std::span<const std::int64_t> id() const { return values<std::int64_t>(identity_id); }
+  std::span<std::int8_t> level() { return values<std::int8_t>(level_id); }
+  std::span<const std::int8_t> level() const { return values<std::int8_t>(level_id); }
+  // The family array is stored as its int8 codes; Family is an enum over std::int8_t (same size
+  // and representation), viewed here through the enum.
+  std::span<Family> family() {
+    const std::span<std::int8_t> codes = values<std::int8_t>(family_id);
+    return {reinterpret_cast<Family*>(codes.data()), codes.size()};
+  }
+  std::span<const Family> family() const {
+    const std::span<const std::int8_t> codes = values<std::int8_t>(family_id);
+    return {reinterpret_cast<const Family*>(codes.data()), codes.size()};
+  }
   std::span<core::OctIndex> oct() { return oct_; }
   std::span<const core::OctIndex> oct() const { return oct_; }
 
@@ -99,18 +155,24 @@ class ParticleSet {
   void wrap_positions(double boxlen, const std::array<bool, D>& periodic);
 
  private:
+  static_assert(sizeof(Family) == sizeof(std::int8_t) && std::is_same_v<std::underlying_type_t<Family>, std::int8_t>);
+
+  template <class T, class Array>
+  auto typed(Array& values, int id) const {
+    auto* vector = std::get_if<std::vector<T>>(&values);
+    KOSMO_REQUIRE(vector != nullptr, "particles: attribute '" << attributes_.info(id).name << "' is not of the type asked for");
+    using Element = std::conditional_t<std::is_const_v<Array>, const T, T>;
+    return std::span<Element>(vector->data(), vector->size());
+  }
+  // Calls visit(values) for every attribute array and every scratch array.
+  template <class Visit>
+  void for_each_array(Visit&& visit);
   // Applies `order` (new index -> old index) to every array.
   void permute(const std::vector<std::size_t>& order);
 
-  std::array<std::vector<double>, D> position_;
-  std::array<std::vector<double>, D> velocity_;
+  ParticleAttributeRegistry attributes_;
+  std::vector<std::vector<AttributeArray>> arrays_;  // [attribute id][component]
   std::array<std::vector<double>, D> acceleration_;
-  std::array<std::vector<double>, D> pending_kick_;
-  std::vector<double> pending_half_dt_;
-  std::vector<double> mass_;
-  std::vector<std::int64_t> id_;
-  std::vector<std::int8_t> level_;
-  std::vector<Family> family_;
   std::vector<core::OctIndex> oct_;
   std::vector<std::size_t> oct_offsets_;  // oct_capacity + 1 entries after sort_by_oct
   bool sorted_ = false;
