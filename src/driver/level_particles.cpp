@@ -298,7 +298,9 @@ bool LevelParticles<D>::write_particles(io::SnapshotParticles& out) const {
 
 template <int D>
 bool LevelParticles<D>::restore_particles(const io::SnapshotParticles& in, const std::string& file) {
-  set_ = particles_from_snapshot<D>(in, file);
+  // Into the running set, which carries the attributes every module registered.
+  set_.clear();
+  particles_from_snapshot<D>(in, file, set_);
   return true;
 }
 

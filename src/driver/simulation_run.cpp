@@ -12,6 +12,7 @@
 #include "driver/mesh_snapshot.hpp"
 #include "driver/job_control.hpp"
 #include "driver/mesh_report.hpp"
+#include "hydro/hydro_restart_conversion.hpp"
 #include "io/ramses_reader.hpp"
 #include "io/snapshot_reader.hpp"
 #include "io/snapshot_writer.hpp"
@@ -42,7 +43,7 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   if (nrestart > 0) {
     // &OUTPUT_PARAMS informat: kosmo's HDF5 snapshot (bit for bit) or RAMSES' binary files.
     const bool ramses = params.get_string("OUTPUT_PARAMS", "informat") == "ramses";
-    sim.restart(ramses ? io::read_ramses_restart_share(comm, ".", nrestart) : io::read_restart_share(comm, ".", nrestart));
+    sim.restart(ramses ? io::read_ramses_restart_share(comm, ".", nrestart, hydro::ramses_restart_conversion<D>(static_cast<int>(params.get_int("HYDRO_PARAMS", "npassive")))) : io::read_restart_share(comm, ".", nrestart));
     if (rank == 0) log << " Restarted from " << io::output_directory_name(nrestart) << " at t=" << sim.time() << ", step " << sim.step() << "\n";
   } else {
     sim.initialise();

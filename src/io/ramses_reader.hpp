@@ -35,8 +35,5 @@ namespace kosmo::io {
 RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directory, int output_number,
                                        const CellVariableConversion& conversion);
 
-// Transitional, defined in driver/ramses_restart_transition.cpp (it needs the hydro module, which
-// io/ must not link): the conversion of the gas for the output's own ndim and passive-scalar count.
-RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directory, int output_number);
 
 }  // namespace kosmo::io

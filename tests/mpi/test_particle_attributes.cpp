@@ -26,6 +26,7 @@
 
 #include "core/error.hpp"
 #include "driver/particle_snapshot.hpp"
+#include "hydro/hydro_restart_conversion.hpp"
 #include "io/ramses_reader.hpp"
 #include "io/ramses_writer.hpp"
 #include "io/snapshot_reader.hpp"
@@ -262,7 +263,7 @@ void check_restart(const fs::path& directory, int readers, bool ramses) {
   SCOPED_TRACE(std::string(ramses ? "RAMSES" : "HDF5") + " restart on " + std::to_string(readers) + " ranks");
   MPI_Comm comm = first_ranks(readers);
   if (comm == MPI_COMM_NULL) return;
-  const io::RestartShare share = ramses ? io::read_ramses_restart_share(comm, directory.string(), kOutput)
+  const io::RestartShare share = ramses ? io::read_ramses_restart_share(comm, directory.string(), kOutput, hydro::ramses_restart_conversion<3>(0))
                                         : io::read_restart_share(comm, directory.string(), kOutput);
   ParticleSet<3> set;
   const TestModule module(set);
