@@ -19,6 +19,7 @@
 
 #include "core/field_registry.hpp"
 #include "core/morton_hash.hpp"
+#include "core/oct_stencil_cache.hpp"
 
 namespace kosmo::io {
 struct SnapshotParticles;
@@ -62,6 +63,9 @@ class PhysicsModule {
   // Refinement criteria of this module (RAMSES hydro_flag): flags[cell] = 1 for owned cells of
   // `level` that it wants refined. The stepper masks the result by the level's refine region.
   virtual void flag_cells(int /*level*/, std::vector<std::uint8_t>& /*flags*/) {}
+  // Per-level 3^D neighbour caches the module keeps (rebuilt only when the mesh changes), which the
+  // regrid then shares instead of building its own; nullptr when it keeps none.
+  virtual StencilCaches<D, MortonKey>* stencil_caches() { return nullptr; }
   // The mesh changed but no oct changed owner (a regrid). Collective.
   virtual void after_regrid() {}
   // Octs changed owner (load balance, restart). Collective.

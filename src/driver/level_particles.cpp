@@ -28,6 +28,19 @@ LevelParticles<D>::LevelParticles(const core::ParameterSet& params, Tree& tree, 
 }
 
 template <int D>
+void LevelParticles<D>::set_initial(const particles::ParticleSet<D>& initial) {
+  set_.clear();
+  set_.reserve(initial.size());
+  for (std::size_t i = 0; i < initial.size(); ++i) set_.add(initial.get(i));
+}
+
+template <int D>
+void LevelParticles<D>::set_cosmology(const cosmology::CosmologicalModel* model) {
+  set_.set_comoving_exponent(particles::ParticleSet<D>::position_id, model ? 1 : 0);
+  set_.set_comoving_exponent(particles::ParticleSet<D>::velocity_id, model ? -1 : 0);
+}
+
+template <int D>
 void LevelParticles<D>::connect(const std::vector<core::PhysicsModule<D>*>& /*modules*/) {
   for (int d = 0; d < D; ++d) {
     const std::string name = std::string("acceleration_") + "xyz"[d];

@@ -49,6 +49,8 @@ class LevelParticles final : public core::PhysicsModule<D> {
   // --- the module's stages (core/physics_module.hpp) ---
   std::string name() const override { return "particles"; }
   void connect(const std::vector<core::PhysicsModule<D>*>& modules) override;
+  // Super-comoving units: positions scale as a, velocities as 1/a (unit_l / unit_t).
+  void set_cosmology(const cosmology::CosmologicalModel* model) override;
   void begin_initial_state() override { keep_owned(); }
   void after_regrid() override { locate(); }
   void after_redistribution() override { migrate_and_locate(); }
@@ -66,6 +68,9 @@ class LevelParticles final : public core::PhysicsModule<D> {
   bool restore_particles(const io::SnapshotParticles& in, const std::string& file) override;
 
   particles::ParticleSet<D>& set() { return set_; }
+  // The initial particles, copied into the running set (which keeps the attributes and metadata the
+  // modules registered); module attributes start at zero.
+  void set_initial(const particles::ParticleSet<D>& initial);
   const particles::ParticleSet<D>& set() const { return set_; }
   // Keeps only the particles whose position this rank owns (every rank may start from the same
   // full list, as the initial-condition generators produce it). Removes particles outside a

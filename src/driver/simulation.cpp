@@ -103,7 +103,7 @@ template <int D>
 void Simulation<D>::set_initial_particles(particles::ParticleSet<D> particles) {
   auto* module = find_module<LevelParticles<D>>();
   KOSMO_REQUIRE(module, params_.source() << ": &RUN_PARAMS: initial particles need pic=.true.");
-  module->set() = std::move(particles);
+  module->set_initial(particles);
 }
 
 template <int D>
@@ -152,10 +152,12 @@ core::RegridCounts Simulation<D>::regrid_and_redistribute(int min_level) {
   const core::FlagSynchroniser synchronise = [this](int level, std::vector<std::uint8_t>& flags) {
     mesh_.exchange_flags(tree_, level, flags);
   };
-  auto* gas = find_module<hydro::HydroModule<D>>();  // shares its stencil caches with the regrid
+  core::StencilCaches<D, Key>* shared = nullptr;  // the first module's caches, if one keeps them
+  for (const auto& m : modules_)
+    if (!shared) shared = m->stencil_caches();
   const auto counts = core::regrid<D, Key>(
       tree_, refinement_, [this](const Tree& t, int level, std::vector<std::uint8_t>& flags) { flag_cells(t, level, flags); },
-      min_level, gas ? &gas->solver().stencils() : nullptr, mesh_.distributed() ? &synchronise : nullptr);
+      min_level, shared, mesh_.distributed() ? &synchronise : nullptr);
   if (!mesh_.distributed()) return counts;
   // The mesh changed somewhere iff it changed on some rank; only then are ghosts stale.
   core::RegridCounts global;

@@ -47,6 +47,7 @@ class HydroModule final : public core::PhysicsModule<D> {
   void connect(const std::vector<core::PhysicsModule<D>*>& modules) override;
   void set_initial_state() override;
   void flag_cells(int level, std::vector<std::uint8_t>& flags) override;
+  core::StencilCaches<D, Key>* stencil_caches() override { return &solver_.stencils(); }
   double time_step_limit(int level) const override;
 
   void before_force_update(int level) override;
