@@ -1,5 +1,5 @@
 #pragma once
-// Particle storage (ARCHITECTURE §4 particles/, issue 6 item 1): structure of arrays, one array per
+// Particle storage (ARCHITECTURE §4 particles/; docs/cosmology.md): structure of arrays, one array per
 // attribute and per axis, as RAMSES' pm_commons (xp, vp, mp, idp, levelp, typep%family) without its
 // per-grid linked lists (headp/nextp). Instead every particle records `oct`, the finest oct whose
 // cell contains it (particle_locate.hpp), and sort_by_oct() reorders the arrays by oct index with a
