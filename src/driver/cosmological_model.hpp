@@ -21,7 +21,6 @@ class CosmologicalModel {
   CosmologicalModel(const cosmology::CosmologyParameters& parameters, double boxlen_mpc_h, double a_min, double a_max);
 
   const cosmology::CosmologyParameters& parameters() const { return parameters_; }
-  double boxlen_mpc_h() const { return boxlen_mpc_h_; }
   const cosmology::Background& background() const { return background_; }
 
   double time_at(double aexp) const { return table_->super_comoving_time_at(aexp); }
