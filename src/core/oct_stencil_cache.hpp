@@ -24,10 +24,9 @@ class OctStencilCache {
   // The owned octs of the level, followed by its ghost octs when `with_ghosts` (the refinement
   // rules also run on ghosts, so that flags pushed from a ghost onto an owned cell are seen).
   void update(const OctTree<D, Key>& tree, int level, bool with_ghosts = false) {
-    if (level == level_ && generation_ == tree.generation() && valid_ && with_ghosts == with_ghosts_) return;
+    if (level == level_ && generation_ == tree.generation() && with_ghosts == with_ghosts_) return;
     level_ = level;
     generation_ = tree.generation();
-    valid_ = true;
     with_ghosts_ = with_ghosts;
     octs_.assign(tree.octs_at_level(level).begin(), tree.octs_at_level(level).end());
     if (with_ghosts) octs_.insert(octs_.end(), tree.ghost_octs_at_level(level).begin(), tree.ghost_octs_at_level(level).end());
@@ -59,8 +58,6 @@ class OctStencilCache {
       }
     }
   }
-
-  void invalidate() { valid_ = false; }
 
   // Offset index k of the oct holding the same-level cell displaced by `offset` (components in
   // -1..1) from child `child` of the centre oct, and that cell's child index in it.
@@ -97,7 +94,6 @@ class OctStencilCache {
  private:
   int level_ = -1;
   std::uint64_t generation_ = 0;
-  bool valid_ = false;
   bool with_ghosts_ = false;
   std::vector<OctIndex> octs_;
   std::vector<OctIndex> neighbour_octs_;

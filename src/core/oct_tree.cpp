@@ -224,12 +224,6 @@ void OctTree<D, Key>::destroy_son(CellIndex cell) {
   }
 }
 
-template <int D, class Key>
-bool OctTree<D, Key>::has_ghosts() const {
-  for (const auto& list : ghost_octs_)
-    if (!list.empty()) return true;
-  return false;
-}
 
 template <int D, class Key>
 void OctTree<D, Key>::rebuild_level_lists() {

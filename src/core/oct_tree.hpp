@@ -96,7 +96,6 @@ class OctTree {
   OctRole role(OctIndex o) const { return static_cast<OctRole>(roles_[static_cast<std::size_t>(o)]); }
   // Changes an oct's role; the level lists follow at the next rebuild_level_lists().
   void set_role(OctIndex o, OctRole role) { roles_[static_cast<std::size_t>(o)] = static_cast<std::uint8_t>(role); }
-  bool has_ghosts() const;
 
   // --- connectivity (seeds/000 Appendix B) ----------------------------------------------------
   OctIndex find_oct(int level, Key key) const;

@@ -90,158 +90,221 @@ void interpolate_children(const OctTree<D, Key>& tree, CellIndex cell, Interpola
   }
 }
 
+namespace {
+
+// One regrid pass (see regrid() in refinement.hpp): flags fine to coarse, support checks coarse to
+// fine, then destruction fine to coarse and creation coarse to fine.
 template <int D, class Key>
-RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion,
-                    int min_level, StencilCaches<D, Key>* shared_caches, const FlagSynchroniser* synchronise) {
-  using Stencil = OctStencilCache<D, Key>;
-  StencilCaches<D, Key> own_caches;
-  // Owned octs only (the criterion and the pull-type support check) ...
-  StencilCaches<D, Key>& caches = shared_caches ? *shared_caches : own_caches;
-  // ... and owned then ghost octs (the push-type rules, destruction and creation).
-  StencilCaches<D, Key> ghost_caches(true);
-  StencilCaches<D, Key>& local_caches = synchronise ? ghost_caches : caches;
-  auto sync = [&](int level, std::vector<std::uint8_t>& f) {
-    if (synchronise) (*synchronise)(level, f);
-  };
-  auto local_octs = [&](int level) {
-    std::vector<OctIndex> octs(tree.octs_at_level(level).begin(), tree.octs_at_level(level).end());
-    octs.insert(octs.end(), tree.ghost_octs_at_level(level).begin(), tree.ghost_octs_at_level(level).end());
-    return octs;
-  };
+class RegridPass {
+ public:
   using Tree = OctTree<D, Key>;
-  constexpr int ncell = Tree::cells_per_oct;
-  const int levelmax = tree.levelmax();
-  // For each child and each of the 3^D - 1 offsets: the neighbourhood oct index and the child in it.
-  std::vector<std::vector<std::pair<int, int>>> neighbourhood(ncell);
-  for (int c = 0; c < ncell; ++c)
-    for (const auto& off : neighbourhood_offsets<D>()) {
-      int child = 0;
-      const int k = Stencil::locate(c, off, child);
-      neighbourhood[static_cast<std::size_t>(c)].emplace_back(k, child);
-    }
-  // Scratch flags, one per pool cell, alive only during this pass (seeds/000 App. C).
-  std::vector<std::uint8_t> flags(tree.oct_capacity() * ncell, 0);
-  std::vector<std::uint8_t> expanded;
+  using Stencil = OctStencilCache<D, Key>;
+  static constexpr int ncell = Tree::cells_per_oct;
 
-  min_level = std::max(min_level, 1);
+  RegridPass(Tree& tree, const RefinementSettings& settings, int min_level, StencilCaches<D, Key>* shared_caches,
+             const FlagSynchroniser* synchronise)
+      : tree_(tree),
+        settings_(settings),
+        min_level_(std::max(min_level, 1)),
+        levelmax_(tree.levelmax()),
+        synchronise_(synchronise),
+        caches_(shared_caches ? *shared_caches : own_caches_),
+        local_caches_(synchronise ? ghost_caches_ : caches_),
+        neighbourhood_(ncell),
+        flags_(tree.oct_capacity() * ncell, 0) {
+    // For each child and each of the 3^D - 1 offsets: the neighbourhood oct index and the child in it.
+    for (int c = 0; c < ncell; ++c)
+      for (const auto& off : neighbourhood_offsets<D>()) {
+        int child = 0;
+        const int k = Stencil::locate(c, off, child);
+        neighbourhood_[static_cast<std::size_t>(c)].emplace_back(k, child);
+      }
+  }
+
+  int min_level() const { return min_level_; }
+
+  // Owned then ghost octs of a level (the push-type rules, destruction and creation).
+  std::vector<OctIndex> local_octs(int level) const {
+    std::vector<OctIndex> octs(tree_.octs_at_level(level).begin(), tree_.octs_at_level(level).end());
+    octs.insert(octs.end(), tree_.ghost_octs_at_level(level).begin(), tree_.ghost_octs_at_level(level).end());
+    return octs;
+  }
+
+  void synchronise(int level) {
+    if (synchronise_) (*synchronise_)(level, flags_);
+  }
+
   // Levels below min_level keep their refinement: their flags are their current state.
-  for (int l = 1; l < std::min(min_level, levelmax); ++l)
-    for (OctIndex o : local_octs(l))
-      for (int c = 0; c < ncell; ++c) flags[Tree::cell_index(o, c)] = tree.is_leaf(Tree::cell_index(o, c)) ? 0 : 1;
+  void keep_levels_below_min_level() {
+    for (int l = 1; l < std::min(min_level_, levelmax_); ++l)
+      for (OctIndex o : local_octs(l))
+        for (int c = 0; c < ncell; ++c) flags_[Tree::cell_index(o, c)] = tree_.is_leaf(Tree::cell_index(o, c)) ? 0 : 1;
+  }
 
-  for (int l = levelmax - 1; l >= min_level; --l) {
+  // The criterion's flags at level l (every cell below levelmin), and a cell whose son keeps refined
+  // cells stays refined.
+  void flag_level(int l, const RefinementCriterion<D, Key>& criterion) {
     const auto octs = local_octs(l);
-    if (l < settings.levelmin) {
+    if (l < settings_.levelmin) {
       for (OctIndex o : octs)
-        for (int c = 0; c < ncell; ++c) flags[Tree::cell_index(o, c)] = 1;
+        for (int c = 0; c < ncell; ++c) flags_[Tree::cell_index(o, c)] = 1;
     } else {
-      criterion(tree, l, flags);
+      criterion(tree_, l, flags_);
     }
-    // A cell whose son keeps refined cells must stay refined.
     for (OctIndex o : octs) {
       for (int c = 0; c < ncell; ++c) {
         const CellIndex cell = Tree::cell_index(o, c);
-        const OctIndex s = tree.son(cell);
+        const OctIndex s = tree_.son(cell);
         if (s == no_oct) continue;
         for (int k = 0; k < ncell; ++k) {
-          if (flags[Tree::cell_index(s, k)]) {
-            flags[cell] = 1;
+          if (flags_[Tree::cell_index(s, k)]) {
+            flags_[cell] = 1;
             break;
           }
         }
       }
     }
-    sync(l, flags);
-    // nexpand smoothing: each pass adds the 3^D - 1 same-level neighbours of flagged cells.
-    const Stencil& stencil = local_caches.get(tree, l);
-    for (int pass = 0; pass < settings.nexpand_at(l); ++pass) {
-      expanded = flags;
+    synchronise(l);
+  }
+
+  // nexpand smoothing: each pass adds the 3^D - 1 same-level neighbours of flagged cells.
+  void expand_flags(int l) {
+    const Stencil& stencil = local_caches_.get(tree_, l);
+    for (int pass = 0; pass < settings_.nexpand_at(l); ++pass) {
+      expanded_ = flags_;
       for (std::size_t i = 0; i < stencil.size(); ++i) {
         const OctIndex o = stencil.oct(i);
         for (int c = 0; c < ncell; ++c) {
-          if (!flags[Tree::cell_index(o, c)]) continue;
-          for (const auto& [k, child] : neighbourhood[static_cast<std::size_t>(c)]) {
+          if (!flags_[Tree::cell_index(o, c)]) continue;
+          for (const auto& [k, child] : neighbourhood_[static_cast<std::size_t>(c)]) {
             const OctIndex n = stencil.neighbour_oct(i, k);
-            if (n != no_oct) expanded[Tree::cell_index(n, child)] = 1;
+            if (n != no_oct) expanded_[Tree::cell_index(n, child)] = 1;
           }
         }
       }
-      flags.swap(expanded);
-      sync(l, flags);
+      flags_.swap(expanded_);
+      synchronise(l);
     }
-    // Grading: refining a cell at level l needs its 3^D - 1 neighbours at level l, so the cells of
-    // level l - 1 that contain them must be (or stay) refined. Below min_level the mesh is fixed;
-    // the check that follows unflags what it cannot support.
-    if (l >= 2 && l - 1 >= min_level) {
-      for (std::size_t i = 0; i < stencil.size(); ++i) {
-        const OctIndex o = stencil.oct(i);
-        for (int c = 0; c < ncell; ++c) {
-          if (!flags[Tree::cell_index(o, c)]) continue;
-          for (const auto& entry : neighbourhood[static_cast<std::size_t>(c)]) {
-            const CellIndex parent = stencil.coarse_cell(i, entry.first);
-            if (parent != no_cell) flags[parent] = 1;
-          }
+  }
+
+  // Grading: refining a cell at level l needs its 3^D - 1 neighbours at level l, so the cells of
+  // level l - 1 that contain them must be (or stay) refined. Below min_level the mesh is fixed; the
+  // support check (keep_supported_flags) unflags what it cannot support.
+  void request_grading(int l) {
+    if (l < 2 || l - 1 < min_level_) return;
+    const Stencil& stencil = local_caches_.get(tree_, l);
+    for (std::size_t i = 0; i < stencil.size(); ++i) {
+      const OctIndex o = stencil.oct(i);
+      for (int c = 0; c < ncell; ++c) {
+        if (!flags_[Tree::cell_index(o, c)]) continue;
+        for (const auto& entry : neighbourhood_[static_cast<std::size_t>(c)]) {
+          const CellIndex parent = stencil.coarse_cell(i, entry.first);
+          if (parent != no_cell) flags_[parent] = 1;
         }
       }
     }
   }
 
   // Coarse to fine: a flag stands only if the father stays refined and the coarser cells holding
-  // the 3^D - 1 neighbours are refined (RAMSES ensure_ref_rules). With min_level = 1 every
-  // request above was granted and nothing changes here. (No coarser cell means outside a
-  // non-periodic box: nothing to support there.)
-  for (int l = std::max(min_level, 2); l <= levelmax - 1; ++l) {
-    const Stencil& stencil = caches.get(tree, l);
-    for (std::size_t i = 0; i < stencil.size(); ++i) {
-      const OctIndex o = stencil.oct(i);
-      const bool father_refined = flags[tree.father_cell(o)] != 0;
-      for (int c = 0; c < ncell; ++c) {
-        const CellIndex cell = Tree::cell_index(o, c);
-        if (!flags[cell]) continue;
-        bool supported = father_refined;
-        for (const auto& entry : neighbourhood[static_cast<std::size_t>(c)]) {
-          if (!supported) break;
-          const CellIndex parent = stencil.coarse_cell(i, entry.first);
-          if (parent != no_cell && !flags[parent]) supported = false;
+  // the 3^D - 1 neighbours are refined (RAMSES ensure_ref_rules). With min_level = 1 every request
+  // was granted and nothing changes here. (No coarser cell means outside a non-periodic box:
+  // nothing to support there.)
+  void keep_supported_flags() {
+    for (int l = std::max(min_level_, 2); l <= levelmax_ - 1; ++l) {
+      const Stencil& stencil = caches_.get(tree_, l);
+      for (std::size_t i = 0; i < stencil.size(); ++i) {
+        const OctIndex o = stencil.oct(i);
+        const bool father_refined = flags_[tree_.father_cell(o)] != 0;
+        for (int c = 0; c < ncell; ++c) {
+          const CellIndex cell = Tree::cell_index(o, c);
+          if (!flags_[cell]) continue;
+          bool supported = father_refined;
+          for (const auto& entry : neighbourhood_[static_cast<std::size_t>(c)]) {
+            if (!supported) break;
+            const CellIndex parent = stencil.coarse_cell(i, entry.first);
+            if (parent != no_cell && !flags_[parent]) supported = false;
+          }
+          if (!supported) flags_[cell] = 0;
         }
-        if (!supported) flags[cell] = 0;
       }
+      synchronise(l);
     }
-    sync(l, flags);
   }
 
-  RegridCounts counts;
   // Destroy fine to coarse: sons of unflagged cells hold only leaves by then.
-  for (int l = levelmax - 1; l >= min_level; --l) {
-    for (OctIndex o : local_octs(l)) {
-      if (!tree.alive(o) || tree.level(o) != l) continue;
-      for (int c = 0; c < ncell; ++c) {
-        const CellIndex cell = Tree::cell_index(o, c);
-        const OctIndex s = tree.son(cell);
-        if (s == no_oct || flags[cell]) continue;
-        restrict_into(tree, cell, s);
-        tree.destroy_son(cell);
-        ++counts.destroyed;
+  std::size_t destroy_unflagged() {
+    std::size_t destroyed = 0;
+    for (int l = levelmax_ - 1; l >= min_level_; --l) {
+      for (OctIndex o : local_octs(l)) {
+        if (!tree_.alive(o) || tree_.level(o) != l) continue;
+        for (int c = 0; c < ncell; ++c) {
+          const CellIndex cell = Tree::cell_index(o, c);
+          const OctIndex s = tree_.son(cell);
+          if (s == no_oct || flags_[cell]) continue;
+          restrict_into(tree_, cell, s);
+          tree_.destroy_son(cell);
+          ++destroyed;
+        }
       }
     }
+    if (destroyed > 0) tree_.rebuild_level_lists();
+    return destroyed;
   }
-  if (counts.destroyed > 0) tree.rebuild_level_lists();
+
   // Create coarse to fine; new octs join their level's list and carry no flags.
-  for (int l = min_level; l <= levelmax - 1; ++l) {
-    const auto octs = local_octs(l);
-    for (const OctIndex o : octs) {
-      for (int c = 0; c < ncell; ++c) {
-        const CellIndex cell = Tree::cell_index(o, c);
-        if (static_cast<std::size_t>(cell) >= flags.size() || !flags[cell] || !tree.is_leaf(cell)) continue;
-        const OctIndex s = tree.create_son(cell, tree.role(o));
-        if (flags.size() < tree.oct_capacity() * ncell) flags.resize(tree.oct_capacity() * ncell, 0);
-        std::fill_n(flags.begin() + Tree::cell_index(s, 0), ncell, std::uint8_t{0});
-        prolongate(tree, cell, s, settings.interpolation);
-        ++counts.created;
+  std::size_t create_flagged() {
+    std::size_t created = 0;
+    for (int l = min_level_; l <= levelmax_ - 1; ++l) {
+      const auto octs = local_octs(l);
+      for (const OctIndex o : octs) {
+        for (int c = 0; c < ncell; ++c) {
+          const CellIndex cell = Tree::cell_index(o, c);
+          if (static_cast<std::size_t>(cell) >= flags_.size() || !flags_[cell] || !tree_.is_leaf(cell)) continue;
+          const OctIndex s = tree_.create_son(cell, tree_.role(o));
+          if (flags_.size() < tree_.oct_capacity() * ncell) flags_.resize(tree_.oct_capacity() * ncell, 0);
+          std::fill_n(flags_.begin() + Tree::cell_index(s, 0), ncell, std::uint8_t{0});
+          prolongate(tree_, cell, s, settings_.interpolation);
+          ++created;
+        }
       }
     }
+    if (created > 0) tree_.rebuild_level_lists();
+    return created;
   }
-  if (counts.created > 0) tree.rebuild_level_lists();
+
+ private:
+  Tree& tree_;
+  const RefinementSettings& settings_;
+  const int min_level_, levelmax_;
+  const FlagSynchroniser* synchronise_;
+  StencilCaches<D, Key> own_caches_;
+  StencilCaches<D, Key> ghost_caches_{true};
+  // Owned octs only (the criterion and the pull-type support check) ...
+  StencilCaches<D, Key>& caches_;
+  // ... and owned then ghost octs (the push-type rules, destruction and creation).
+  StencilCaches<D, Key>& local_caches_;
+  std::vector<std::vector<std::pair<int, int>>> neighbourhood_;
+  // Scratch flags, one per pool cell, alive only during this pass (seeds/000 App. C).
+  std::vector<std::uint8_t> flags_;
+  std::vector<std::uint8_t> expanded_;
+};
+
+}  // namespace
+
+template <int D, class Key>
+RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion,
+                    int min_level, StencilCaches<D, Key>* shared_caches, const FlagSynchroniser* synchronise) {
+  RegridPass<D, Key> pass(tree, settings, min_level, shared_caches, synchronise);
+  pass.keep_levels_below_min_level();
+  for (int l = tree.levelmax() - 1; l >= pass.min_level(); --l) {
+    pass.flag_level(l, criterion);
+    pass.expand_flags(l);
+    pass.request_grading(l);
+  }
+  pass.keep_supported_flags();
+  RegridCounts counts;
+  counts.destroyed = pass.destroy_unflagged();
+  counts.created = pass.create_flagged();
   return counts;
 }
 

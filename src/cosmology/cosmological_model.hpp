@@ -21,7 +21,6 @@ class CosmologicalModel {
   CosmologicalModel(const CosmologyParameters& parameters, double boxlen_mpc_h, double a_min, double a_max);
 
   const CosmologyParameters& parameters() const { return parameters_; }
-  double boxlen_mpc_h() const { return boxlen_mpc_h_; }
   const Background& background() const { return background_; }
 
   double time_at(double aexp) const { return table_->super_comoving_time_at(aexp); }

@@ -1,5 +1,5 @@
 #pragma once
-// The cosmological background of kosmo (issue 6): the Friedmann expansion of a Lambda-CDM universe
+// The cosmological background of kosmo (docs/cosmology.md): the Friedmann expansion of a Lambda-CDM universe
 // with curvature, RAMSES' super-comoving conformal time and its look-up tables, the linear growth
 // factor, and the Eisenstein & Hu (1998) linear power spectrum normalised to sigma8.
 //
@@ -158,12 +158,9 @@ class EisensteinHuTransfer {
   double transfer_no_wiggle(double k_h_per_mpc) const;
 
   // Derived scales of EH98 section 2 (Mpc, not Mpc/h; k in 1/Mpc).
-  double redshift_equality() const { return redshift_equality_; }        // 1 + z_eq, eq. 2
-  double wavenumber_equality() const { return wavenumber_equality_; }    // k_eq, eq. 3
   double redshift_drag() const { return redshift_drag_; }                // z_d, eq. 4
   double sound_horizon() const { return sound_horizon_; }                // s, eq. 6
   double sound_horizon_fit() const { return sound_horizon_fit_; }        // eq. 26
-  double silk_wavenumber() const { return silk_wavenumber_; }            // k_Silk, eq. 7
   double baryon_fraction() const { return baryon_fraction_; }            // omega_b / omega_m
 
  private:

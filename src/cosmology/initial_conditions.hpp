@@ -1,5 +1,5 @@
 #pragma once
-// kosmo's built-in initial-condition generator (issue 6, item 4b): a Gaussian random overdensity
+// kosmo's built-in initial-condition generator (docs/cosmology.md, "Initial conditions"): a Gaussian random overdensity
 // field with the linear power spectrum of friedmann.hpp on a periodic n^3 grid, and its Zel'dovich
 // displacement field. The role of MUSIC (Hahn & Abel 2011, MNRAS 415, 2101) or grafic
 // (Bertschinger 2001, ApJS 137, 1) for a single-level box.

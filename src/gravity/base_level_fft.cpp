@@ -98,6 +98,10 @@ struct BaseLevelFft<D>::Impl {
   std::vector<int> forward_destinations, reverse_destinations;
 
   void build_slabs(const Tree& tree);
+  void plan_slab_transforms();
+  void build_slab_multiplier();
+  std::vector<int> slab_plane_owners();
+  void build_slab_partners(const Tree& tree, const std::vector<int>& plane_owner);
   void solve_slabs(Tree& tree, int rhs_field, int phi_field);
 };
 
@@ -108,84 +112,110 @@ void BaseLevelFft<D>::Impl::build_slabs(const Tree& tree) {
   if constexpr (D != 3) {
     KOSMO_FAIL("gravity::BaseLevelFft<" << D << ">: the slab mode exists only in 3-D");
   } else {
-    initialise_fftw_mpi();
-    slab = std::make_unique<SlabState>();
-    SlabState& s = *slab;
-    s.fft_n = isolated ? 2 * n : n;
-    const auto fft_n = static_cast<std::ptrdiff_t>(s.fft_n);
-    const std::ptrdiff_t half = fft_n / 2 + 1;
-    s.padded_row = 2 * static_cast<std::size_t>(half);
-    s.complex_count = fftw_mpi_local_size_3d_transposed(fft_n, fft_n, half, comm, &s.local_planes, &s.first_plane,
-                                                         &s.local_rows, &s.first_row);
-    s.real = fftw_support::allocate<double>(2 * static_cast<std::size_t>(s.complex_count), "reals");
-    s.spectrum = fftw_support::allocate<fftw_complex>(static_cast<std::size_t>(s.complex_count), "complex modes");
-    {
-      std::lock_guard<std::mutex> lock(fftw_support::planner_mutex());
-      fftw_plan_with_nthreads(std::max(1, omp_get_max_threads()));
-      // Transposed output/input: the spectrum stays in (y, z, x) order between the two transforms,
-      // which saves FFTW-MPI one global transpose each way.
-      s.forward.reset(fftw_mpi_plan_dft_r2c_3d(fft_n, fft_n, fft_n, s.real.get(), s.spectrum.get(), comm,
-                                               FFTW_ESTIMATE | FFTW_MPI_TRANSPOSED_OUT));
-      s.backward.reset(fftw_mpi_plan_dft_c2r_3d(fft_n, fft_n, fft_n, s.spectrum.get(), s.real.get(), comm,
-                                                FFTW_ESTIMATE | FFTW_MPI_TRANSPOSED_IN));
-    }
-    KOSMO_REQUIRE(s.forward && s.backward,
-                  "gravity::BaseLevelFft: FFTW-MPI could not plan the slab transforms of a " << s.fft_n << "^3 grid");
+    plan_slab_transforms();
+    build_slab_multiplier();
+    build_slab_partners(tree, slab_plane_owners());
+  }
+}
 
-    // The multiplier, mode by mode in the transposed layout [y rows][z][x].
-    const auto complex_count = static_cast<std::size_t>(s.complex_count);
-    s.multiplier.assign(complex_count, 0.0);
-    const double norm = 1.0 / (static_cast<double>(s.fft_n) * static_cast<double>(s.fft_n) * static_cast<double>(s.fft_n));
-    if (!isolated) {
-      // Eigenvalues of the 7-point Laplacian, as PeriodicFftPoisson forms them.
-      std::vector<double> lambda(static_cast<std::size_t>(fft_n));
-      for (std::ptrdiff_t k = 0; k < fft_n; ++k) {
-        const double sine = std::sin(std::numbers::pi * static_cast<double>(k) / static_cast<double>(n));
-        lambda[static_cast<std::size_t>(k)] = -4.0 * sine * sine / (h * h);
-      }
-      for (std::ptrdiff_t row = 0; row < s.local_rows; ++row)
-        for (std::ptrdiff_t kz = 0; kz < fft_n; ++kz) {
-          const double outer = lambda[static_cast<std::size_t>(s.first_row + row)] + lambda[static_cast<std::size_t>(kz)];
-          for (std::ptrdiff_t kx = 0; kx < half; ++kx) {
-            const double eigenvalue = outer + lambda[static_cast<std::size_t>(kx)];
-            // k = 0 (eigenvalue exactly 0) is the mean: removed, as in PeriodicFftPoisson.
-            s.multiplier[static_cast<std::size_t>((row * fft_n + kz) * half + kx)] = eigenvalue != 0.0 ? norm / eigenvalue : 0.0;
-          }
+// FFTW-MPI's slab of this rank, its arrays and the two transposed plans.
+template <int D>
+void BaseLevelFft<D>::Impl::plan_slab_transforms() {
+  initialise_fftw_mpi();
+  slab = std::make_unique<SlabState>();
+  SlabState& s = *slab;
+  s.fft_n = isolated ? 2 * n : n;
+  const auto fft_n = static_cast<std::ptrdiff_t>(s.fft_n);
+  const std::ptrdiff_t half = fft_n / 2 + 1;
+  s.padded_row = 2 * static_cast<std::size_t>(half);
+  s.complex_count = fftw_mpi_local_size_3d_transposed(fft_n, fft_n, half, comm, &s.local_planes, &s.first_plane,
+                                                       &s.local_rows, &s.first_row);
+  s.real = fftw_support::allocate<double>(2 * static_cast<std::size_t>(s.complex_count), "reals");
+  s.spectrum = fftw_support::allocate<fftw_complex>(static_cast<std::size_t>(s.complex_count), "complex modes");
+  {
+    std::lock_guard<std::mutex> lock(fftw_support::planner_mutex());
+    fftw_plan_with_nthreads(std::max(1, omp_get_max_threads()));
+    // Transposed output/input: the spectrum stays in (y, z, x) order between the two transforms,
+    // which saves FFTW-MPI one global transpose each way.
+    s.forward.reset(fftw_mpi_plan_dft_r2c_3d(fft_n, fft_n, fft_n, s.real.get(), s.spectrum.get(), comm,
+                                             FFTW_ESTIMATE | FFTW_MPI_TRANSPOSED_OUT));
+    s.backward.reset(fftw_mpi_plan_dft_c2r_3d(fft_n, fft_n, fft_n, s.spectrum.get(), s.real.get(), comm,
+                                              FFTW_ESTIMATE | FFTW_MPI_TRANSPOSED_IN));
+  }
+  KOSMO_REQUIRE(s.forward && s.backward,
+                "gravity::BaseLevelFft: FFTW-MPI could not plan the slab transforms of a " << s.fft_n << "^3 grid");
+}
+
+// The multiplier, mode by mode in the transposed layout [y rows][z][x].
+template <int D>
+void BaseLevelFft<D>::Impl::build_slab_multiplier() {
+  SlabState& s = *slab;
+  const auto fft_n = static_cast<std::ptrdiff_t>(s.fft_n);
+  const std::ptrdiff_t half = fft_n / 2 + 1;
+  const auto complex_count = static_cast<std::size_t>(s.complex_count);
+  s.multiplier.assign(complex_count, 0.0);
+  const double norm = 1.0 / (static_cast<double>(s.fft_n) * static_cast<double>(s.fft_n) * static_cast<double>(s.fft_n));
+  if (!isolated) {
+    // Eigenvalues of the 7-point Laplacian, as PeriodicFftPoisson forms them.
+    std::vector<double> lambda(static_cast<std::size_t>(fft_n));
+    for (std::ptrdiff_t k = 0; k < fft_n; ++k) {
+      const double sine = std::sin(std::numbers::pi * static_cast<double>(k) / static_cast<double>(n));
+      lambda[static_cast<std::size_t>(k)] = -4.0 * sine * sine / (h * h);
+    }
+    for (std::ptrdiff_t row = 0; row < s.local_rows; ++row)
+      for (std::ptrdiff_t kz = 0; kz < fft_n; ++kz) {
+        const double outer = lambda[static_cast<std::size_t>(s.first_row + row)] + lambda[static_cast<std::size_t>(kz)];
+        for (std::ptrdiff_t kx = 0; kx < half; ++kx) {
+          const double eigenvalue = outer + lambda[static_cast<std::size_t>(kx)];
+          // k = 0 (eigenvalue exactly 0) is the mean: removed, as in PeriodicFftPoisson.
+          s.multiplier[static_cast<std::size_t>((row * fft_n + kz) * half + kx)] = eigenvalue != 0.0 ? norm / eigenvalue : 0.0;
         }
-    } else {
-      // The Green's function on this rank's planes of the padded grid, at the minimum-image offset,
-      // transformed by the same plan: its spectrum lands in exactly the layout of the source's.
-      const long long padded = s.fft_n;
-      double* real = s.real.get();
-      std::fill(real, real + 2 * complex_count, 0.0);
-      for (std::ptrdiff_t z = s.first_plane; z < s.first_plane + s.local_planes; ++z)
-        for (long long y = 0; y < padded; ++y)
-          for (long long x = 0; x < padded; ++x)
-            real[s.real_offset(x, y, z)] =
-                free_space_green_weight(std::min<long long>(x, padded - x), std::min<long long>(y, padded - y),
-                                        std::min<long long>(z, padded - z), h);
-      fftw_execute(s.forward.get());
-      // W is even along every axis: its transform is real.
-      for (std::size_t k = 0; k < complex_count; ++k) s.multiplier[k] = s.spectrum[k][0] * norm;
-    }
+      }
+  } else {
+    // The Green's function on this rank's planes of the padded grid, at the minimum-image offset,
+    // transformed by the same plan: its spectrum lands in exactly the layout of the source's.
+    const long long padded = s.fft_n;
+    double* real = s.real.get();
+    std::fill(real, real + 2 * complex_count, 0.0);
+    for (std::ptrdiff_t z = s.first_plane; z < s.first_plane + s.local_planes; ++z)
+      for (long long y = 0; y < padded; ++y)
+        for (long long x = 0; x < padded; ++x)
+          real[s.real_offset(x, y, z)] =
+              free_space_green_weight(std::min<long long>(x, padded - x), std::min<long long>(y, padded - y),
+                                      std::min<long long>(z, padded - z), h);
+    fftw_execute(s.forward.get());
+    // W is even along every axis: its transform is real.
+    for (std::size_t k = 0; k < complex_count; ++k) s.multiplier[k] = s.spectrum[k][0] * norm;
+  }
+}
 
-    // Every rank's slab: one MPI_Allgather (seeds/000 §5.2.3: the partner lists come from the slab
-    // ranges and the domains, cached until the decomposition changes).
-    long long mine[2] = {static_cast<long long>(s.first_plane), static_cast<long long>(s.local_planes)};
-    std::vector<long long> all(2 * static_cast<std::size_t>(ranks));
-    MPI_Allgather(mine, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, comm);
-    slab_planes.resize(static_cast<std::size_t>(ranks));
-    std::vector<int> plane_owner(static_cast<std::size_t>(s.fft_n), -1);
-    for (int r = 0; r < ranks; ++r) {
-      const long long first = all[2 * static_cast<std::size_t>(r)], count = all[2 * static_cast<std::size_t>(r) + 1];
-      slab_planes[static_cast<std::size_t>(r)] = {first, count};
-      for (long long z = first; z < first + count; ++z) plane_owner[static_cast<std::size_t>(z)] = r;
-    }
-    for (long long z = 0; z < s.fft_n; ++z)
-      KOSMO_REQUIRE(plane_owner[static_cast<std::size_t>(z)] >= 0, "gravity::BaseLevelFft: FFTW's slabs leave plane " << z << " unowned");
+// Every rank's slab: one MPI_Allgather (seeds/000 §5.2.3: the partner lists come from the slab
+// ranges and the domains, cached until the decomposition changes). Returns the owner of each plane.
+template <int D>
+std::vector<int> BaseLevelFft<D>::Impl::slab_plane_owners() {
+  SlabState& s = *slab;
+  long long mine[2] = {static_cast<long long>(s.first_plane), static_cast<long long>(s.local_planes)};
+  std::vector<long long> all(2 * static_cast<std::size_t>(ranks));
+  MPI_Allgather(mine, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, comm);
+  slab_planes.resize(static_cast<std::size_t>(ranks));
+  std::vector<int> plane_owner(static_cast<std::size_t>(s.fft_n), -1);
+  for (int r = 0; r < ranks; ++r) {
+    const long long first = all[2 * static_cast<std::size_t>(r)], count = all[2 * static_cast<std::size_t>(r) + 1];
+    slab_planes[static_cast<std::size_t>(r)] = {first, count};
+    for (long long z = first; z < first + count; ++z) plane_owner[static_cast<std::size_t>(z)] = r;
+  }
+  for (long long z = 0; z < s.fft_n; ++z)
+    KOSMO_REQUIRE(plane_owner[static_cast<std::size_t>(z)] >= 0, "gravity::BaseLevelFft: FFTW's slabs leave plane " << z << " unowned");
+  return plane_owner;
+}
 
-    // This rank's side: owned cells by destination slab (forward), owned and ghost cells by the
-    // slab that will answer for them (reverse).
+// The partner lists of both redistributions: this rank's owned cells by destination slab
+// (forward), its owned and ghost cells by the slab that answers for them (reverse), and the
+// offsets in its own slab of the cells the other ranks send and receive.
+template <int D>
+void BaseLevelFft<D>::Impl::build_slab_partners(const Tree& tree, const std::vector<int>& plane_owner) {
+  if constexpr (D == 3) {  // the slab mode exists only in 3-D (build_slabs)
+    SlabState& s = *slab;
     std::vector<std::vector<core::CellIndex>> forward_cells(static_cast<std::size_t>(ranks));
     std::vector<std::vector<core::CellIndex>> reverse_cells(static_cast<std::size_t>(ranks));
     for (int pass = 0; pass < 2; ++pass) {

@@ -1,8 +1,6 @@
 #pragma once
 // Gravitational acceleration g = -grad(phi) on the cells of one AMR level (RAMSES force_fine), with
-// RAMSES' five-point centred difference along each axis (fourth order on smooth phi, as
-// potential_gradient.hpp on a uniform grid):
-//   g = -[ (4/3) (phi(i+1) - phi(i-1)) / (2 h) - (1/3) (phi(i+2) - phi(i-2)) / (4 h) ].
+// RAMSES' five-point centred difference along each axis (FivePointGradient, potential_gradient.hpp).
 // The four values along an axis come from the oct's 3^D neighbourhood (its 6^D block of cells). Where
 // a neighbour oct does not exist (coarse-fine boundary) its cells take phi interpolated from the
 // coarser level (RAMSES interpol_phi; here triquadratic, coarse_interpolation.hpp). Outside a
@@ -14,6 +12,7 @@
 #include "core/oct_stencil_cache.hpp"
 #include "core/oct_tree.hpp"
 #include "gravity/coarse_interpolation.hpp"
+#include "gravity/potential_gradient.hpp"
 
 namespace kosmo::gravity {
 
@@ -26,7 +25,7 @@ void compute_acceleration(core::OctTree<D, Key>& tree, const core::OctStencilCac
   constexpr int block_cells = D == 1 ? 6 : (D == 2 ? 36 : 216);
   const double* phi = tree.field(phi_field);
   const double h = tree.cell_size(level);
-  const double a = 4.0 / 3.0 / (2.0 * h), b = 1.0 / 3.0 / (4.0 * h);
+  const FivePointGradient gradient(h);
   std::array<double*, D> out{};
   for (int d = 0; d < D; ++d) out[static_cast<std::size_t>(d)] = tree.field(acceleration_fields[static_cast<std::size_t>(d)]);
   auto stride = [](int d) { return d == 0 ? 1 : (d == 1 ? width : width * width); };
@@ -86,8 +85,7 @@ void compute_acceleration(core::OctTree<D, Key>& tree, const core::OctStencilCac
               line[2 + 2 * sign] = 2.0 * line[2 + sign] - line[2];
             }
           }
-          const auto at = [&](int shift) { return line[shift + 2]; };
-          out[static_cast<std::size_t>(d)][Tree::cell_index(o, c)] = -(a * (at(1) - at(-1)) - b * (at(2) - at(-2)));
+          out[static_cast<std::size_t>(d)][Tree::cell_index(o, c)] = gradient.acceleration(line[0], line[1], line[3], line[4]);
         }
       }
     }

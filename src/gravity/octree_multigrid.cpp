@@ -11,15 +11,14 @@
 // (their exchanges are part of the solve's counted communication), the Dirichlet values of the
 // boundary cells (they depend on phi), the rhs and the setup sums.
 //
-// Results do not depend on the thread count, bit for bit: a colour of red-black Gauss-Seidel reads
-// only the other colour (face neighbours differ in the parity of their coordinate sum), restriction and
-// prolongation are maps, and every sum is accumulated per oct and then added serially in list order.
+// Results do not depend on the thread count, bit for bit (see octree_multigrid_kernels.hpp).
 // They do not depend on the rank count either when every colour sweep is followed by a ghost refresh
 // (merged_red_black = false): each owned cell sees exactly the values it sees on one rank. Only the
 // global sums (norms; the means of the singular problem) carry rank-dependent round-off.
 #include "gravity/octree_multigrid.hpp"
 
 #include "gravity/coarse_interpolation.hpp"
+#include "gravity/octree_multigrid_kernels.hpp"
 #include "gravity/octree_multigrid_sinks.hpp"
 
 #include <algorithm>
@@ -38,251 +37,7 @@ namespace {
 using core::CellIndex;
 using core::OctIndex;
 
-// Neighbour codes of the caches (non-negative entries are tree cell indices).
-constexpr CellIndex kZero = -1;  // homogeneous Dirichlet neighbour: contributes 0
-constexpr CellIndex kSelf = -2;  // zero-gradient wall: the missing cell equals the cell itself
-using octree_multigrid_detail::kCells;
-using octree_multigrid_detail::kDirections;
-using octree_multigrid_detail::kOutside;
-using octree_multigrid_detail::kParallelOcts;
-template <int D>
-constexpr int kStencil = D == 1 ? 3 : (D == 2 ? 9 : 27);
-
-struct Coefficients {
-  double h2 = 0.0, inverse_h2 = 0.0;
-  double inverse_diagonal = 0.0, h2_over_diagonal = 0.0;  // of a cell with 2D active neighbours: 1 / 2D, h^2 / 2D
-};
-
-Coefficients coefficients(double h, int dimension) {
-  Coefficients k;
-  k.h2 = h * h;
-  k.inverse_h2 = 1.0 / k.h2;
-  k.inverse_diagonal = 1.0 / (2 * dimension);
-  k.h2_over_diagonal = k.h2 / (2 * dimension);
-  return k;
-}
-
-// One multigrid level: the tree level `level` restricted to its active cells.
-//
-// Most octs are "regular": every cell active and every face neighbour of every cell an active cell
-// (no wall, no missing or inactive neighbour). A regular oct's neighbours are its own cells and the
-// cells of its 2D face-neighbour octs, so the sweeps compute them from face_octs (2D indices per oct)
-// instead of reading 2^D * 2D cached cell indices, and skip the code tests. The other octs keep the
-// per-cell table of codes; both paths add the same values in the same order, hence the same bits.
-template <int D>
-struct MgLevel {
-  int level = 0;
-  int value_field = -1;  // phi on the solved level, the correction e below
-  Coefficients k;
-  std::vector<OctIndex> octs;                                 // owned octs with at least one active cell, Morton order
-  std::vector<std::uint8_t> active;                           // per oct: bit c set when cell c is active
-  std::vector<std::array<OctIndex, kDirections<D>>> face_octs;  // per oct: the oct across each face (or no_oct, kOutside)
-  std::vector<std::int32_t> block;                            // per oct: -1 when regular, else its block of `neighbours`
-  std::vector<CellIndex> neighbours;  // per irregular oct, cell and direction 2 * axis + side: index or code
-  // per irregular oct and cell: the diagonal of L_h h^2 (2D, less the zero-gradient faces, plus the
-  // mask weights of a coarse level's masked neighbours: see build_neighbours), 1 / diagonal, h^2 / diagonal
-  std::vector<double> diagonal, inverse_diagonal, h2_over_diagonal;
-  std::vector<OctIndex> reset_octs;       // owned and ghost octs with an active cell: e = 0 before a visit
-  std::vector<CellIndex> father_stencil;  // per oct: the 3^D level-1 cells around its father (prolongation)
-};
-
-// The neighbour across face `dir` of cell c of a regular oct o (see MgLevel).
-template <int D>
-inline CellIndex regular_neighbour(OctIndex o, const std::array<OctIndex, kDirections<D>>& face, int c, int dir) {
-  const int axis = dir / 2;
-  const OctIndex source = ((c >> axis) & 1) == (dir & 1) ? face[static_cast<std::size_t>(dir)] : o;
-  return CellIndex{source} * kCells<D> + (c ^ (1 << axis));
-}
-
-// Offset index k = sum_d (o_d + 1) 3^d of the 3^D neighbourhood, o_d in {-1, 0, 1}.
-template <int D>
-constexpr int stencil_index(const std::array<int, D>& offset) {
-  int k = 0, step = 1;
-  for (int d = 0; d < D; ++d, step *= 3) k += (offset[d] + 1) * step;
-  return k;
-}
-
-template <int D>
-bool outside_box(const core::OctTree<D, core::MortonKey>& tree, int level, const typename core::OctTree<D, core::MortonKey>::Coordinates& c,
-                 int axis) {
-  const std::int64_t n = 2 * tree.extent(level)[static_cast<std::size_t>(axis)];
-  return !tree.geometry().periodic[static_cast<std::size_t>(axis)] && (c[static_cast<std::size_t>(axis)] < 0 || c[static_cast<std::size_t>(axis)] >= n);
-}
-
-// Red-black Gauss-Seidel on the active cells of one colour (parity of the cell's coordinate sum; an
-// oct's coordinates are doubled in its cells', so the parity is that of the child index's popcount).
-// The colour is a template parameter so that the regular path's cell loop unrolls to its 2^(D-1) cells.
-template <int D, bool Reciprocal, int Colour>
-void sweep(const MgLevel<D>& m, double* x, const double* f) {
-  const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
-  const double inverse_diagonal = m.k.inverse_diagonal, h2_over_diagonal = m.k.h2_over_diagonal;
-#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const OctIndex o = m.octs[static_cast<std::size_t>(i)];
-    const std::int32_t block = m.block[static_cast<std::size_t>(i)];
-    if (block < 0) {
-      const auto& face = m.face_octs[static_cast<std::size_t>(i)];
-      for (int c = 0; c < kCells<D>; ++c) {
-        if ((std::popcount(static_cast<unsigned>(c)) & 1) != Colour) continue;
-        double sum = 0.0;
-        for (int j = 0; j < kDirections<D>; ++j) sum += x[regular_neighbour<D>(o, face, c, j)];
-        const CellIndex cell = CellIndex{o} * kCells<D> + c;
-        if constexpr (Reciprocal) {
-          x[cell] = inverse_diagonal * sum - h2_over_diagonal * f[cell];
-        } else {
-          x[cell] = (sum - m.k.h2 * f[cell]) / kDirections<D>;
-        }
-      }
-      continue;
-    }
-    const unsigned bits = m.active[static_cast<std::size_t>(i)];
-    for (int c = 0; c < kCells<D>; ++c) {
-      if ((std::popcount(static_cast<unsigned>(c)) & 1) != Colour || ((bits >> c) & 1u) == 0) continue;
-      const CellIndex cell = CellIndex{o} * kCells<D> + c;
-      const auto slot = static_cast<std::size_t>(block) * kCells<D> + static_cast<std::size_t>(c);
-      const CellIndex* nb = m.neighbours.data() + slot * kDirections<D>;
-      double sum = 0.0;
-      for (int j = 0; j < kDirections<D>; ++j)
-        if (nb[j] >= 0) sum += x[nb[j]];
-      // seeds/000 eq. (17): phi = (sum_j phi_j - h^2 f) / diagonal, the diagonal 2D reduced by the
-      // zero-gradient faces (their neighbour is the cell itself) and raised by masked neighbours.
-      if constexpr (Reciprocal) {
-        x[cell] = m.inverse_diagonal[slot] * sum - m.h2_over_diagonal[slot] * f[cell];
-      } else {
-        x[cell] = (sum - m.k.h2 * f[cell]) / m.diagonal[slot];
-      }
-    }
-  }
-}
-
-template <int D, bool Reciprocal>
-void sweep(const MgLevel<D>& m, int colour, double* x, const double* f) {
-  if (colour == 0) {
-    sweep<D, Reciprocal, 0>(m, x, f);
-  } else {
-    sweep<D, Reciprocal, 1>(m, x, f);
-  }
-}
-
-// r = f - L_h x on the active cells; returns sum r^2 when WithNorm (per-oct partials, summed serially).
-template <int D, bool Reciprocal, bool WithNorm>
-double residual(const MgLevel<D>& m, const double* x, const double* f, double* r) {
-  const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
-  std::vector<double> partial(WithNorm ? static_cast<std::size_t>(n) : 0);
-#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const OctIndex o = m.octs[static_cast<std::size_t>(i)];
-    const std::int32_t block = m.block[static_cast<std::size_t>(i)];
-    const unsigned bits = m.active[static_cast<std::size_t>(i)];
-    double norm2 = 0.0;
-    for (int c = 0; c < kCells<D>; ++c) {
-      if (((bits >> c) & 1u) == 0) continue;
-      const CellIndex cell = CellIndex{o} * kCells<D> + c;
-      double sum = 0.0;
-      double diagonal = kDirections<D>;
-      if (block < 0) {
-        const auto& face = m.face_octs[static_cast<std::size_t>(i)];
-        for (int j = 0; j < kDirections<D>; ++j) sum += x[regular_neighbour<D>(o, face, c, j)];
-      } else {
-        const auto slot = static_cast<std::size_t>(block) * kCells<D> + static_cast<std::size_t>(c);
-        const CellIndex* nb = m.neighbours.data() + slot * kDirections<D>;
-        for (int j = 0; j < kDirections<D>; ++j)
-          if (nb[j] >= 0) sum += x[nb[j]];
-        diagonal = m.diagonal[slot];
-      }
-      const double laplacian_h2 = sum - diagonal * x[cell];
-      if constexpr (Reciprocal) {
-        r[cell] = f[cell] - laplacian_h2 * m.k.inverse_h2;
-      } else {
-        r[cell] = f[cell] - laplacian_h2 / m.k.h2;
-      }
-      if constexpr (WithNorm) norm2 += r[cell] * r[cell];
-    }
-    if constexpr (WithNorm) partial[static_cast<std::size_t>(i)] = norm2;
-  }
-  double total = 0.0;
-  for (double p : partial) total += p;
-  return total;
-}
-
-// The unfused norm pass: the same cells in the same order as the fused loop, so the same value.
-template <int D>
-double norm2_pass(const MgLevel<D>& m, const double* r) {
-  const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
-  std::vector<double> partial(static_cast<std::size_t>(n));
-#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const unsigned bits = m.active[static_cast<std::size_t>(i)];
-    double norm2 = 0.0;
-    for (int c = 0; c < kCells<D>; ++c) {
-      if (((bits >> c) & 1u) == 0) continue;
-      const double v = r[CellIndex{m.octs[static_cast<std::size_t>(i)]} * kCells<D> + c];
-      norm2 += v * v;
-    }
-    partial[static_cast<std::size_t>(i)] = norm2;
-  }
-  double total = 0.0;
-  for (double p : partial) total += p;
-  return total;
-}
-
-// coarse rhs = mean of the 2^D children's residuals, an inactive child counting 0 (RAMSES
-// restrict_residual: the residual of a masked cell is 0). Children may be ghosts: the caller has
-// refreshed the fine residual first.
-template <int D>
-void restrict_residual(const core::OctTree<D, core::MortonKey>& tree, const MgLevel<D>& coarse, const double* fine_residual,
-                       const double* mask, double* coarse_rhs) {
-  const auto n = static_cast<std::ptrdiff_t>(coarse.octs.size());
-  constexpr double weight = 1.0 / kCells<D>;
-#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const unsigned bits = coarse.active[static_cast<std::size_t>(i)];
-    for (int c = 0; c < kCells<D>; ++c) {
-      if (((bits >> c) & 1u) == 0) continue;
-      const CellIndex cell = CellIndex{coarse.octs[static_cast<std::size_t>(i)]} * kCells<D> + c;
-      const OctIndex son = tree.son(cell);
-      double sum = 0.0;
-      for (int child = 0; child < kCells<D>; ++child) {
-        const CellIndex fine = CellIndex{son} * kCells<D> + child;
-        if (mask[fine] > 0.0) sum += fine_residual[fine];
-      }
-      coarse_rhs[cell] = weight * sum;
-    }
-  }
-}
-
-// fine x += P e_coarse: cell-centred (tri)linear interpolation, weight 3/4 on the father's side and
-// 1/4 on the neighbour's per axis (RAMSES interpolate_and_correct: 27/9/3/1 over 64 in 3-D), reading
-// the father's 3^D neighbourhood, where inactive or missing cells count 0.
-template <int D>
-void prolong_and_correct(const MgLevel<D>& fine, const double* coarse_e, double* x) {
-  const auto n = static_cast<std::ptrdiff_t>(fine.octs.size());
-#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const unsigned bits = fine.active[static_cast<std::size_t>(i)];
-    const CellIndex* stencil = fine.father_stencil.data() + i * kStencil<D>;
-    for (int c = 0; c < kCells<D>; ++c) {
-      if (((bits >> c) & 1u) == 0) continue;
-      double correction = 0.0;
-      for (int corner = 0; corner < kCells<D>; ++corner) {
-        std::array<int, D> offset{};
-        double weight = 1.0;
-        for (int d = 0; d < D; ++d) {
-          const bool towards_neighbour = (corner >> d) & 1;
-          offset[static_cast<std::size_t>(d)] = towards_neighbour ? (((c >> d) & 1) ? 1 : -1) : 0;
-          weight *= towards_neighbour ? 0.25 : 0.75;
-        }
-        const CellIndex source = stencil[stencil_index<D>(offset)];
-        if (source >= 0) correction += weight * coarse_e[source];
-      }
-      x[CellIndex{fine.octs[static_cast<std::size_t>(i)]} * kCells<D> + c] += correction;
-    }
-  }
-}
-
-}  // namespace
-
-namespace {
+using namespace octree_multigrid_detail;
 
 // A cell of the solved level with Dirichlet faces (coarse-fine faces, or box walls with a boundary
 // potential): their values are recomputed at every solve (they depend on phi at level - 1).
@@ -515,27 +270,32 @@ bool interpolate_coarse_phi(const core::OctTree<D, core::MortonKey>& tree, int c
 
 }  // namespace
 
+// The state one solve passes between its stages (see solve()).
 template <int D>
-OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rhs_field) {
-  const auto start = std::chrono::steady_clock::now();
-  KOSMO_REQUIRE(level >= 1 && level <= tree_.levelmax(), "gravity::OctreeMultigrid::solve: level " << level << " outside 1.." << tree_.levelmax());
-  Impl& impl = *impl_;
-  impl.refreshes = impl.reductions = 0;
-  impl.cycle_counts = nullptr;
-  OctreeMultigridReport report;
-  const int L = level;
-  double* mask = tree_.field(mask_field_);
-  double* rhs = tree_.field(rhs_field_);
-  double* residual_values = tree_.field(residual_field_);
-  double* correction = tree_.field(correction_field_);
-  double* phi = tree_.field(phi_field);
-  const double* source = tree_.field(rhs_field);
+struct OctreeMultigrid<D>::Solve {
+  int level = 0;  // L, the solved level
+  int phi_field = -1;
+  double* mask = nullptr;
+  double* rhs = nullptr;
+  double* residual = nullptr;
+  double* correction = nullptr;
+  double* phi = nullptr;
+  const double* source = nullptr;
+  bool walls_dirichlet = false;
+  const double* sink = nullptr;  // of the coarse levels (compute_coarse_sinks)
+  int coarsest = 0;              // the coarsest multigrid level
+  bool singular = false;         // no Dirichlet face anywhere
+  double cells_total = 0.0;
+  double round_off_floor = 0.0;
+};
 
-  // --- the solved level: neighbour cache (kept between solves: MeshCache), Dirichlet values folded
-  // into the rhs ----------------------------------------------------------------------------------------
+// The solved level's neighbour cache, rebuilt only when the mesh changed (MeshCache).
+template <int D>
+void OctreeMultigrid<D>::prepare_solved_level(const Solve& s) {
   constexpr auto all_cells = static_cast<std::uint8_t>((1u << kCells<D>) - 1u);
+  Impl& impl = *impl_;
   MeshCache<D>& cache = impl.cache;
-  const bool walls_dirichlet = static_cast<bool>(phi_outside_);
+  const int L = s.level;
   auto same_lists = [&]() {
     if (cache.owned.size() != static_cast<std::size_t>(L) + 1) return false;
     for (int k = 1; k <= L; ++k)
@@ -543,7 +303,8 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
         return false;
     return true;
   };
-  if (!(cache.valid && cache.level == L && cache.generation == tree_.generation() && cache.walls_dirichlet == walls_dirichlet && same_lists())) {
+  if (!(cache.valid && cache.level == L && cache.generation == tree_.generation() && cache.walls_dirichlet == s.walls_dirichlet &&
+        same_lists())) {
     cache.valid = cache.coarse_valid = false;
     impl.levels.clear();
     MgLevel<D> fine;
@@ -551,13 +312,13 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
     fine.k = coefficients(tree_.cell_size(L), D);
     fine.octs = tree_.octs_at_level(L);
     fine.active.assign(fine.octs.size(), all_cells);
-    build_neighbours<D>(tree_, fine, nullptr, nullptr, walls_dirichlet, &cache.boundary);
+    build_neighbours<D>(tree_, fine, nullptr, nullptr, s.walls_dirichlet, &cache.boundary);
     cache.dirichlet_faces = 0;
     for (const BoundaryCell& b : cache.boundary) cache.dirichlet_faces += std::popcount(static_cast<unsigned>(b.directions));
     impl.levels.push_back(std::move(fine));
     cache.level = L;
     cache.generation = tree_.generation();
-    cache.walls_dirichlet = walls_dirichlet;
+    cache.walls_dirichlet = s.walls_dirichlet;
     cache.owned.assign(static_cast<std::size_t>(L) + 1, {});
     cache.ghosts.assign(static_cast<std::size_t>(L) + 1, {});
     for (int k = 1; k <= L; ++k) {
@@ -566,59 +327,69 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
     }
     cache.valid = true;
   }
-  impl.levels[0].value_field = phi_field;
-  // rhs = source on the cells without a Dirichlet face (source - 0 / h^2 there: the same bits); the
-  // source's sum and sum of squares, accumulated serially in list order.
+  impl.levels[0].value_field = s.phi_field;
+}
+
+// rhs = source on the solved level, less the Dirichlet values of the boundary cells' missing faces
+// over h^2 (RAMSES' BC-modified rhs f(:,2)): phi_outside beyond a Dirichlet wall, phi interpolated from
+// the coarser level at a coarse-fine face (interpol_phi). Returns the source's sum and sum of squares,
+// accumulated serially in list order.
+template <int D>
+std::array<double, 2> OctreeMultigrid<D>::fold_boundary_values(const Solve& s) {
+  const Impl& impl = *impl_;
+  const int L = s.level;
   double source_sum = 0.0, source_norm2 = 0.0;
   for (OctIndex o : impl.levels[0].octs)
     for (int c = 0; c < kCells<D>; ++c) {
       const CellIndex cell = Tree::cell_index(o, c);
-      const double value = source[cell];
-      rhs[cell] = value;
+      const double value = s.source[cell];
+      s.rhs[cell] = value;  // on the cells without a Dirichlet face: source - 0 / h^2, the same bits
       source_sum += value;
       source_norm2 += value * value;
     }
   bool ungraded = false;
-  {
-    const std::vector<BoundaryCell>& boundary = cache.boundary;
-    const auto n = static_cast<std::ptrdiff_t>(boundary.size());
-    const double h = tree_.cell_size(L);
-    const double inverse_h2 = impl.levels[0].k.inverse_h2;
+  const std::vector<BoundaryCell>& boundary = impl.cache.boundary;
+  const auto n = static_cast<std::ptrdiff_t>(boundary.size());
+  const double h = tree_.cell_size(L);
+  const double inverse_h2 = impl.levels[0].k.inverse_h2;
 #pragma omp parallel for schedule(static) reduction(|| : ungraded) if (static_cast<std::size_t>(n) >= kParallelOcts)
-    for (std::ptrdiff_t i = 0; i < n; ++i) {
-      const CellIndex cell = boundary[static_cast<std::size_t>(i)].cell;
-      const unsigned directions = boundary[static_cast<std::size_t>(i)].directions;
-      const auto x = tree_.cell_coordinates(cell);
-      double sum = 0.0;  // sum of the Dirichlet neighbour values, in direction order
-      for (int dir = 0; dir < kDirections<D>; ++dir) {
-        if (((directions >> dir) & 1u) == 0) continue;
-        const int axis = dir / 2;
-        auto y = x;
-        y[static_cast<std::size_t>(axis)] += (dir & 1) ? 1 : -1;
-        if (outside_box<D>(tree_, L, y, axis)) {
-          Position centre{};
-          for (int d = 0; d < D; ++d) centre[static_cast<std::size_t>(d)] = (static_cast<double>(y[static_cast<std::size_t>(d)]) + 0.5) * h;
-          sum += phi_outside_(centre);
-        } else {
-          // Coarse-fine face: Dirichlet from the coarser level (interpol_phi).
-          double value = 0.0;
-          if (L == 1 || !interpolate_coarse_phi<D>(tree_, L - 1, y, phi, value)) ungraded = true;
-          sum += value;
-        }
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const CellIndex cell = boundary[static_cast<std::size_t>(i)].cell;
+    const unsigned directions = boundary[static_cast<std::size_t>(i)].directions;
+    const auto x = tree_.cell_coordinates(cell);
+    double sum = 0.0;  // sum of the Dirichlet neighbour values, in direction order
+    for (int dir = 0; dir < kDirections<D>; ++dir) {
+      if (((directions >> dir) & 1u) == 0) continue;
+      const int axis = dir / 2;
+      auto y = x;
+      y[static_cast<std::size_t>(axis)] += (dir & 1) ? 1 : -1;
+      if (outside_box<D>(tree_, L, y, axis)) {
+        Position centre{};
+        for (int d = 0; d < D; ++d) centre[static_cast<std::size_t>(d)] = (static_cast<double>(y[static_cast<std::size_t>(d)]) + 0.5) * h;
+        sum += phi_outside_(centre);
+      } else {
+        double value = 0.0;
+        if (L == 1 || !interpolate_coarse_phi<D>(tree_, L - 1, y, s.phi, value)) ungraded = true;
+        sum += value;
       }
-      rhs[cell] = source[cell] - sum * inverse_h2;  // RAMSES' BC-modified rhs f(:,2)
     }
+    s.rhs[cell] = s.source[cell] - sum * inverse_h2;
   }
-  const long long dirichlet_faces = cache.dirichlet_faces;
   KOSMO_REQUIRE(!ungraded, "gravity::OctreeMultigrid::solve: a level-" << L << " cell's missing face neighbour has no level-" << L - 1
                                                                          << " cell under it (ungraded tree or ghost zone too thin)");
+  return {source_sum, source_norm2};
+}
 
-  // --- masks, coarse to the root (RAMSES restrict_mask): level by level, each refreshed to the ghosts
-  // so that the next coarser owned cells can average ghost children -------------------------------
+// Masks, coarse to the root (RAMSES restrict_mask): level by level, each refreshed to the ghosts so
+// that the next coarser owned cells can average ghost children. Returns the active cells of levels
+// 1..L-1 (this rank's), indexed by level.
+template <int D>
+std::vector<double> OctreeMultigrid<D>::restrict_masks(const Solve& s) {
+  const int L = s.level;
+  double* mask = s.mask;
   for (const auto* list : {&tree_.octs_at_level(L), &tree_.ghost_octs_at_level(L)})
     for (OctIndex o : *list) std::fill_n(mask + Tree::cell_index(o, 0), kCells<D>, 1.0);
-  // Active cells at 1..L-1, Dirichlet faces, sum of rhs, cells, sum of rhs^2.
-  std::vector<double> setup_sums(static_cast<std::size_t>(L) + 4, 0.0);
+  std::vector<double> active_cells(static_cast<std::size_t>(L), 0.0);
   for (int k = L - 1; k >= 1; --k) {
     const auto& octs = tree_.octs_at_level(k);
     const auto n = static_cast<std::ptrdiff_t>(octs.size());
@@ -637,37 +408,55 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
         mask[cell] = m;
         if (m > 0.0) ++active;
       }
-    impl.refresh(k, {mask_field_});
-    setup_sums[static_cast<std::size_t>(k)] = static_cast<double>(active);
+    impl_->refresh(k, {mask_field_});
+    active_cells[static_cast<std::size_t>(k)] = static_cast<double>(active);
   }
-  setup_sums[static_cast<std::size_t>(L)] = static_cast<double>(dirichlet_faces);
-  setup_sums[static_cast<std::size_t>(L) + 1] = source_sum;
-  setup_sums[static_cast<std::size_t>(L) + 2] = static_cast<double>(impl.levels[0].octs.size() * kCells<D>);
-  setup_sums[static_cast<std::size_t>(L) + 3] = source_norm2;
-  impl.sum(L, setup_sums);  // one batched reduction for all the setup counts
-  const bool singular = setup_sums[static_cast<std::size_t>(L)] == 0.0;
-  const double cells_total = setup_sums[static_cast<std::size_t>(L) + 2];
+  return active_cells;
+}
+
+// The setup counts of every rank in one batched reduction: whether the problem is singular (then the
+// source's mean is removed from rhs), the round-off floor of the residual, the coarsest multigrid
+// level (the last of L-1, L-2, ... with active cells somewhere), and the coarse levels' sinks.
+template <int D>
+void OctreeMultigrid<D>::reduce_setup(Solve& s, std::vector<double> active_cells, const std::array<double, 2>& source_sums) {
+  Impl& impl = *impl_;
+  const int L = s.level;
+  // Active cells at 1..L-1, Dirichlet faces, sum of rhs, cells, sum of rhs^2.
+  std::vector<double> setup_sums = std::move(active_cells);
+  setup_sums.push_back(static_cast<double>(impl.cache.dirichlet_faces));
+  setup_sums.push_back(source_sums[0]);
+  setup_sums.push_back(static_cast<double>(impl.levels[0].octs.size() * kCells<D>));
+  setup_sums.push_back(source_sums[1]);
+  impl.sum(L, setup_sums);
+  s.singular = setup_sums[static_cast<std::size_t>(L)] == 0.0;
+  s.cells_total = setup_sums[static_cast<std::size_t>(L) + 2];
   // The residual a double-precision solve can reach: with a good warm start the initial residual
   // is itself near it, and epsilon times it is out of reach (the solve would never stop).
-  const double round_off_floor = 1e-12 * std::sqrt(setup_sums[static_cast<std::size_t>(L) + 3]);
-  if (singular && cells_total > 0.0) {
+  s.round_off_floor = 1e-12 * std::sqrt(setup_sums[static_cast<std::size_t>(L) + 3]);
+  if (s.singular && s.cells_total > 0.0) {
     // No Dirichlet face anywhere: L_h is singular; solve for the neutral part of the source.
-    const double mean = setup_sums[static_cast<std::size_t>(L) + 1] / cells_total;
+    const double mean = setup_sums[static_cast<std::size_t>(L) + 1] / s.cells_total;
     const std::vector<OctIndex>& octs = impl.levels[0].octs;
     const auto n = static_cast<std::ptrdiff_t>(octs.size());
 #pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
     for (std::ptrdiff_t i = 0; i < n; ++i)
-      for (int c = 0; c < kCells<D>; ++c) rhs[Tree::cell_index(octs[static_cast<std::size_t>(i)], c)] -= mean;
+      for (int c = 0; c < kCells<D>; ++c) s.rhs[Tree::cell_index(octs[static_cast<std::size_t>(i)], c)] -= mean;
   }
-  // The coarsest multigrid level: the last of L-1, L-2, ... that has active cells somewhere.
-  int coarsest = L;
-  while (coarsest - 1 >= 1 && setup_sums[static_cast<std::size_t>(coarsest - 1)] > 0.0) --coarsest;
-  const double* sink = octree_multigrid_detail::compute_coarse_sinks<D>(
-      tree_, L, coarsest, mask, walls_dirichlet, correction, residual_values, [&](int level) { impl.refresh(level, {residual_field_}); });
+  s.coarsest = L;
+  while (s.coarsest - 1 >= 1 && setup_sums[static_cast<std::size_t>(s.coarsest - 1)] > 0.0) --s.coarsest;
+  s.sink = compute_coarse_sinks<D>(tree_, L, s.coarsest, s.mask, s.walls_dirichlet, s.correction, s.residual,
+                                   [&](int level) { impl.refresh(level, {residual_field_}); });
+}
 
-  // --- coarse multigrid levels: active cells, neighbour caches, prolongation stencils ---------------
-  // Kept between solves while the solved level's cache is, `coarsest` is, and the masks and sinks of
-  // levels coarsest..L-1 are those they were built with (see MeshCache).
+// Coarse multigrid levels: active cells, neighbour caches, prolongation stencils. Kept between
+// solves while the solved level's cache is, `coarsest` is, and the masks and sinks of levels
+// coarsest..L-1 are those they were built with (see MeshCache).
+template <int D>
+void OctreeMultigrid<D>::prepare_coarse_levels(const Solve& s) {
+  Impl& impl = *impl_;
+  MeshCache<D>& cache = impl.cache;
+  const int L = s.level;
+  const double* mask = s.mask;
   auto active_bits = [&](OctIndex o) {
     unsigned bits = 0;
     for (int c = 0; c < kCells<D>; ++c)
@@ -678,165 +467,210 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
     std::vector<double> key;
     for (const auto* list : {&tree_.octs_at_level(k), &tree_.ghost_octs_at_level(k)})
       for (OctIndex o : *list) key.insert(key.end(), mask + Tree::cell_index(o, 0), mask + Tree::cell_index(o, 0) + kCells<D>);
-    for (OctIndex o : tree_.octs_at_level(k)) key.insert(key.end(), sink + Tree::cell_index(o, 0), sink + Tree::cell_index(o, 0) + kCells<D>);
+    for (OctIndex o : tree_.octs_at_level(k))
+      key.insert(key.end(), s.sink + Tree::cell_index(o, 0), s.sink + Tree::cell_index(o, 0) + kCells<D>);
     return key;
   };
-  bool coarse_cached = cache.coarse_valid && cache.coarsest == coarsest;
-  for (int k = L - 1; k >= coarsest && coarse_cached; --k) coarse_cached = coarse_key(k) == cache.coarse_key[static_cast<std::size_t>(L - 1 - k)];
-  if (!coarse_cached) {
-    cache.coarse_valid = false;
-    impl.levels.resize(1);
-    cache.coarse_key.assign(static_cast<std::size_t>(L - coarsest), {});
-    for (int k = L - 1; k >= coarsest; --k) {
-      MgLevel<D> m;
-      m.level = k;
-      m.value_field = correction_field_;
-      m.k = coefficients(tree_.cell_size(k), D);
-      cache.coarse_key[static_cast<std::size_t>(L - 1 - k)] = coarse_key(k);
-      for (OctIndex o : tree_.octs_at_level(k)) {
-        const std::uint8_t bits = active_bits(o);
-        if (bits == 0) continue;
-        m.octs.push_back(o);
-        m.active.push_back(bits);
-        m.reset_octs.push_back(o);
-      }
-      for (OctIndex o : tree_.ghost_octs_at_level(k))
-        if (active_bits(o) != 0) m.reset_octs.push_back(o);
-      build_neighbours<D>(tree_, m, mask, sink, walls_dirichlet, nullptr);
-      impl.levels.push_back(std::move(m));
+  bool coarse_cached = cache.coarse_valid && cache.coarsest == s.coarsest;
+  for (int k = L - 1; k >= s.coarsest && coarse_cached; --k)
+    coarse_cached = coarse_key(k) == cache.coarse_key[static_cast<std::size_t>(L - 1 - k)];
+  if (coarse_cached) return;
+  cache.coarse_valid = false;
+  impl.levels.resize(1);
+  cache.coarse_key.assign(static_cast<std::size_t>(L - s.coarsest), {});
+  for (int k = L - 1; k >= s.coarsest; --k) {
+    MgLevel<D> m;
+    m.level = k;
+    m.value_field = correction_field_;
+    m.k = coefficients(tree_.cell_size(k), D);
+    cache.coarse_key[static_cast<std::size_t>(L - 1 - k)] = coarse_key(k);
+    for (OctIndex o : tree_.octs_at_level(k)) {
+      const std::uint8_t bits = active_bits(o);
+      if (bits == 0) continue;
+      m.octs.push_back(o);
+      m.active.push_back(bits);
+      m.reset_octs.push_back(o);
     }
-    // Prolongation stencils: for each level with a coarser multigrid level under it, the 3^D cells of
-    // the coarser level around each oct's father (active ones, or kZero; zero-gradient walls mirror).
-    for (std::size_t j = 0; j + 1 < impl.levels.size(); ++j) {
-      MgLevel<D>& m = impl.levels[j];
-      const int k = m.level - 1;
-      m.father_stencil.assign(m.octs.size() * kStencil<D>, kZero);
-      const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
+    for (OctIndex o : tree_.ghost_octs_at_level(k))
+      if (active_bits(o) != 0) m.reset_octs.push_back(o);
+    build_neighbours<D>(tree_, m, mask, s.sink, s.walls_dirichlet, nullptr);
+    impl.levels.push_back(std::move(m));
+  }
+  build_father_stencils(mask);
+  cache.coarsest = s.coarsest;
+  cache.coarse_valid = true;
+}
+
+// Prolongation stencils: for each level with a coarser multigrid level under it, the 3^D cells of the
+// coarser level around each oct's father (active ones, or kZero; zero-gradient walls mirror).
+template <int D>
+void OctreeMultigrid<D>::build_father_stencils(const double* mask) {
+  for (std::size_t j = 0; j + 1 < impl_->levels.size(); ++j) {
+    MgLevel<D>& m = impl_->levels[j];
+    const int k = m.level - 1;
+    m.father_stencil.assign(m.octs.size() * kStencil<D>, kZero);
+    const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
 #pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
-      for (std::ptrdiff_t i = 0; i < n; ++i) {
-        const auto father = tree_.cell_coordinates(tree_.father_cell(m.octs[static_cast<std::size_t>(i)]));
-        for (int s = 0; s < kStencil<D>; ++s) {
-          auto y = father;
-          bool dirichlet_wall = false;
-          for (int d = 0, rest = s; d < D; ++d, rest /= 3) {
-            const auto u = static_cast<std::size_t>(d);
-            y[u] += rest % 3 - 1;
-            if (outside_box<D>(tree_, k, y, d)) {
-              if (phi_outside_) dirichlet_wall = true;
-              y[u] = father[u];  // zero gradient: the mirror cell is the father's row
-            }
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      const auto father = tree_.cell_coordinates(tree_.father_cell(m.octs[static_cast<std::size_t>(i)]));
+      for (int s = 0; s < kStencil<D>; ++s) {
+        auto y = father;
+        bool dirichlet_wall = false;
+        for (int d = 0, rest = s; d < D; ++d, rest /= 3) {
+          const auto u = static_cast<std::size_t>(d);
+          y[u] += rest % 3 - 1;
+          if (outside_box<D>(tree_, k, y, d)) {
+            if (phi_outside_) dirichlet_wall = true;
+            y[u] = father[u];  // zero gradient: the mirror cell is the father's row
           }
-          if (dirichlet_wall) continue;
-          const CellIndex cell = tree_.find_cell(k, y);
-          if (cell != core::no_cell && tree_.role(Tree::oct_of(cell)) != core::OctRole::idle && mask[cell] > 0.0)
-            m.father_stencil[static_cast<std::size_t>(i * kStencil<D> + s)] = cell;
         }
+        if (dirichlet_wall) continue;
+        const CellIndex cell = tree_.find_cell(k, y);
+        if (cell != core::no_cell && tree_.role(Tree::oct_of(cell)) != core::OctRole::idle && mask[cell] > 0.0)
+          m.father_stencil[static_cast<std::size_t>(i * kStencil<D> + s)] = cell;
       }
     }
-    cache.coarsest = coarsest;
-    cache.coarse_valid = true;
   }
+}
 
-  // --- iterate --------------------------------------------------------------------------------------
-  const bool merged = settings_.merged_red_black;
-  const bool fused = settings_.fused_residual_norm;
-  auto run = [&]<bool Reciprocal>() {
-    auto smooth = [&](MgLevel<D>& m, int sweeps) {
-      double* x = tree_.field(m.value_field);
-      for (int s = 0; s < sweeps; ++s) {
-        sweep<D, Reciprocal>(m, 0, x, rhs);
-        if (!merged) impl.refresh(m.level, {m.value_field});  // RAMSES: red, exchange, black, exchange
-        sweep<D, Reciprocal>(m, 1, x, rhs);
-        impl.refresh(m.level, {m.value_field});  // merged (App. D.2): red, black, exchange
-      }
-    };
-    // One V-cycle from multigrid level j down (seeds/000 §5.1.1, Fig. 3).
-    auto vcycle = [&](auto&& self, std::size_t j) -> void {
-      MgLevel<D>& m = impl.levels[j];
-      if (j + 1 == impl.levels.size()) {
-        smooth(m, j == 0 ? settings_.pre_smoothing_sweeps + settings_.post_smoothing_sweeps : settings_.coarsest_sweeps);
-        return;
-      }
-      smooth(m, settings_.pre_smoothing_sweeps);
-      residual<D, Reciprocal, false>(m, tree_.field(m.value_field), rhs, residual_values);
-      impl.refresh(m.level, {residual_field_});  // restriction reads children on other ranks
-      MgLevel<D>& coarse = impl.levels[j + 1];
-      restrict_residual<D>(tree_, coarse, residual_values, mask, rhs);
-      {
-        const auto n = static_cast<std::ptrdiff_t>(coarse.reset_octs.size());
+// `sweeps` red-black Gauss-Seidel sweeps of multigrid level m.
+template <int D>
+template <bool Reciprocal>
+void OctreeMultigrid<D>::smooth(const Solve& s, std::size_t j, int sweeps) {
+  const MgLevel<D>& m = impl_->levels[j];
+  double* x = tree_.field(m.value_field);
+  for (int sweep_index = 0; sweep_index < sweeps; ++sweep_index) {
+    sweep<D, Reciprocal>(m, 0, x, s.rhs);
+    if (!settings_.merged_red_black) impl_->refresh(m.level, {m.value_field});  // RAMSES: red, exchange, black, exchange
+    sweep<D, Reciprocal>(m, 1, x, s.rhs);
+    impl_->refresh(m.level, {m.value_field});  // merged (App. D.2): red, black, exchange
+  }
+}
+
+// One V-cycle from multigrid level j down (seeds/000 §5.1.1, Fig. 3).
+template <int D>
+template <bool Reciprocal>
+void OctreeMultigrid<D>::vcycle(const Solve& s, std::size_t j) {
+  Impl& impl = *impl_;
+  const MgLevel<D>& m = impl.levels[j];
+  if (j + 1 == impl.levels.size()) {
+    smooth<Reciprocal>(s, j, j == 0 ? settings_.pre_smoothing_sweeps + settings_.post_smoothing_sweeps : settings_.coarsest_sweeps);
+    return;
+  }
+  smooth<Reciprocal>(s, j, settings_.pre_smoothing_sweeps);
+  residual<D, Reciprocal, false>(m, tree_.field(m.value_field), s.rhs, s.residual);
+  impl.refresh(m.level, {residual_field_});  // restriction reads children on other ranks
+  const MgLevel<D>& coarse = impl.levels[j + 1];
+  restrict_residual<D>(tree_, coarse, s.residual, s.mask, s.rhs);
+  const auto n = static_cast<std::ptrdiff_t>(coarse.reset_octs.size());
 #pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
-        for (std::ptrdiff_t i = 0; i < n; ++i)
-          std::fill_n(correction + Tree::cell_index(coarse.reset_octs[static_cast<std::size_t>(i)], 0), kCells<D>, 0.0);
-      }
-      self(self, j + 1);
-      // The coarse correction's ghosts are fresh: its last sweep ended with a refresh.
-      prolong_and_correct<D>(m, correction, tree_.field(m.value_field));
-      impl.refresh(m.level, {m.value_field});  // the prolongation exchange
-      smooth(m, settings_.post_smoothing_sweeps);
-    };
-    // ||r||^2 on the solved level: fused (one loop) or RAMSES' residual, residual refresh, norm pass.
-    auto norm = [&]() {
-      MgLevel<D>& m = impl.levels[0];
-      double value[1] = {0.0};
-      if (fused) {
-        value[0] = residual<D, Reciprocal, true>(m, phi, rhs, residual_values);
-      } else {
-        residual<D, Reciprocal, false>(m, phi, rhs, residual_values);
-        impl.refresh(L, {residual_field_});  // RAMSES multigrid_fine: make_virtual_fine_dp(f(1,1)) after cmp_residual_mg_fine
-        value[0] = norm2_pass<D>(m, residual_values);
-      }
-      impl.sum(L, value);
-      return std::sqrt(value[0]);
-    };
+  for (std::ptrdiff_t i = 0; i < n; ++i)
+    std::fill_n(s.correction + Tree::cell_index(coarse.reset_octs[static_cast<std::size_t>(i)], 0), kCells<D>, 0.0);
+  vcycle<Reciprocal>(s, j + 1);
+  // The coarse correction's ghosts are fresh: its last sweep ended with a refresh.
+  prolong_and_correct<D>(m, s.correction, tree_.field(m.value_field));
+  impl.refresh(m.level, {m.value_field});  // the prolongation exchange
+  smooth<Reciprocal>(s, j, settings_.post_smoothing_sweeps);
+}
 
-    impl.refresh(L, {phi_field});  // the warm start's ghosts
-    report.initial_residual = norm();
-    report.final_residual = report.initial_residual;
-    if (report.initial_residual <= round_off_floor) {
-      report.converged = true;
-      return;
-    }
-    std::vector<long long> counts(static_cast<std::size_t>(L) + 1, 0);
-    while (report.vcycles < settings_.max_vcycles) {
-      std::fill(counts.begin(), counts.end(), 0);
-      impl.cycle_counts = &counts;
-      vcycle(vcycle, 0);
-      report.final_residual = norm();
-      impl.cycle_counts = nullptr;
-      ++report.vcycles;
-      report.residual_history.push_back(report.final_residual / report.initial_residual);
-      if (report.final_residual <= std::max(settings_.epsilon * report.initial_residual, round_off_floor)) {
-        report.converged = true;
-        break;
-      }
-    }
-    report.exchanges_per_vcycle_by_level = counts;
-    report.reduction_per_vcycle = std::pow(report.initial_residual / std::max(report.final_residual, std::numeric_limits<double>::min()),
-                                           1.0 / report.vcycles);
-  };
-  if (settings_.precomputed_reciprocal) {
-    run.template operator()<true>();
+// ||r|| on the solved level: fused (one loop) or RAMSES' residual, residual refresh, norm pass.
+template <int D>
+template <bool Reciprocal>
+double OctreeMultigrid<D>::residual_norm(const Solve& s) {
+  const MgLevel<D>& m = impl_->levels[0];
+  double value[1] = {0.0};
+  if (settings_.fused_residual_norm) {
+    value[0] = residual<D, Reciprocal, true>(m, s.phi, s.rhs, s.residual);
   } else {
-    run.template operator()<false>();
+    residual<D, Reciprocal, false>(m, s.phi, s.rhs, s.residual);
+    impl_->refresh(s.level, {residual_field_});  // RAMSES multigrid_fine: make_virtual_fine_dp(f(1,1)) after cmp_residual_mg_fine
+    value[0] = norm2_pass<D>(m, s.residual);
   }
+  impl_->sum(s.level, value);
+  return std::sqrt(value[0]);
+}
 
-  if (singular && cells_total > 0.0) {
-    // Zero mean, as PeriodicFftPoisson; the same shift on owned and ghost cells keeps ghosts valid.
-    double phi_sum[1] = {0.0};
-    for (OctIndex o : impl.levels[0].octs)
-      for (int c = 0; c < kCells<D>; ++c) phi_sum[0] += phi[Tree::cell_index(o, c)];
-    impl.sum(L, phi_sum);
-    const double mean = phi_sum[0] / cells_total;
-    for (const auto* list : {&tree_.octs_at_level(L), &tree_.ghost_octs_at_level(L)}) {
-      const auto n = static_cast<std::ptrdiff_t>(list->size());
-#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
-      for (std::ptrdiff_t i = 0; i < n; ++i)
-        for (int c = 0; c < kCells<D>; ++c) phi[Tree::cell_index((*list)[static_cast<std::size_t>(i)], c)] -= mean;
+// V-cycles until the residual has fallen by epsilon (or to the round-off floor) or max_vcycles.
+template <int D>
+template <bool Reciprocal>
+void OctreeMultigrid<D>::iterate(const Solve& s, OctreeMultigridReport& report) {
+  Impl& impl = *impl_;
+  const int L = s.level;
+  impl.refresh(L, {s.phi_field});  // the warm start's ghosts
+  report.initial_residual = residual_norm<Reciprocal>(s);
+  report.final_residual = report.initial_residual;
+  if (report.initial_residual <= s.round_off_floor) {
+    report.converged = true;
+    return;
+  }
+  std::vector<long long> counts(static_cast<std::size_t>(L) + 1, 0);
+  while (report.vcycles < settings_.max_vcycles) {
+    std::fill(counts.begin(), counts.end(), 0);
+    impl.cycle_counts = &counts;
+    vcycle<Reciprocal>(s, 0);
+    report.final_residual = residual_norm<Reciprocal>(s);
+    impl.cycle_counts = nullptr;
+    ++report.vcycles;
+    report.residual_history.push_back(report.final_residual / report.initial_residual);
+    if (report.final_residual <= std::max(settings_.epsilon * report.initial_residual, s.round_off_floor)) {
+      report.converged = true;
+      break;
     }
   }
-  report.ghost_refreshes = impl.refreshes;
-  report.reductions = impl.reductions;
-  if (report.exchanges_per_vcycle_by_level.empty()) report.exchanges_per_vcycle_by_level.assign(static_cast<std::size_t>(L) + 1, 0);
+  report.exchanges_per_vcycle_by_level = counts;
+  report.reduction_per_vcycle =
+      std::pow(report.initial_residual / std::max(report.final_residual, std::numeric_limits<double>::min()), 1.0 / report.vcycles);
+}
+
+// Zero mean, as PeriodicFftPoisson; the same shift on owned and ghost cells keeps ghosts valid.
+template <int D>
+void OctreeMultigrid<D>::remove_mean(const Solve& s) {
+  const int L = s.level;
+  double phi_sum[1] = {0.0};
+  for (OctIndex o : impl_->levels[0].octs)
+    for (int c = 0; c < kCells<D>; ++c) phi_sum[0] += s.phi[Tree::cell_index(o, c)];
+  impl_->sum(L, phi_sum);
+  const double mean = phi_sum[0] / s.cells_total;
+  for (const auto* list : {&tree_.octs_at_level(L), &tree_.ghost_octs_at_level(L)}) {
+    const auto n = static_cast<std::ptrdiff_t>(list->size());
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+    for (std::ptrdiff_t i = 0; i < n; ++i)
+      for (int c = 0; c < kCells<D>; ++c) s.phi[Tree::cell_index((*list)[static_cast<std::size_t>(i)], c)] -= mean;
+  }
+}
+
+template <int D>
+OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rhs_field) {
+  const auto start = std::chrono::steady_clock::now();
+  KOSMO_REQUIRE(level >= 1 && level <= tree_.levelmax(), "gravity::OctreeMultigrid::solve: level " << level << " outside 1.." << tree_.levelmax());
+  impl_->refreshes = impl_->reductions = 0;
+  impl_->cycle_counts = nullptr;
+  Solve s;
+  s.level = level;
+  s.phi_field = phi_field;
+  s.mask = tree_.field(mask_field_);
+  s.rhs = tree_.field(rhs_field_);
+  s.residual = tree_.field(residual_field_);
+  s.correction = tree_.field(correction_field_);
+  s.phi = tree_.field(phi_field);
+  s.source = tree_.field(rhs_field);
+  s.walls_dirichlet = static_cast<bool>(phi_outside_);
+
+  prepare_solved_level(s);
+  const std::array<double, 2> source_sums = fold_boundary_values(s);
+  reduce_setup(s, restrict_masks(s), source_sums);
+  prepare_coarse_levels(s);
+  OctreeMultigridReport report;
+  if (settings_.precomputed_reciprocal) {
+    iterate<true>(s, report);
+  } else {
+    iterate<false>(s, report);
+  }
+  if (s.singular && s.cells_total > 0.0) remove_mean(s);
+
+  report.ghost_refreshes = impl_->refreshes;
+  report.reductions = impl_->reductions;
+  if (report.exchanges_per_vcycle_by_level.empty()) report.exchanges_per_vcycle_by_level.assign(static_cast<std::size_t>(level) + 1, 0);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }

@@ -144,6 +144,24 @@ class OctreeMultigrid {
 
  private:
   struct Impl;
+  // The stages of solve(), in order (octree_multigrid.cpp); Solve is the state they pass on.
+  struct Solve;
+  void prepare_solved_level(const Solve& s);
+  std::array<double, 2> fold_boundary_values(const Solve& s);
+  std::vector<double> restrict_masks(const Solve& s);
+  void reduce_setup(Solve& s, std::vector<double> active_cells, const std::array<double, 2>& source_sums);
+  void prepare_coarse_levels(const Solve& s);
+  void build_father_stencils(const double* mask);
+  template <bool Reciprocal>
+  void iterate(const Solve& s, OctreeMultigridReport& report);
+  template <bool Reciprocal>
+  void vcycle(const Solve& s, std::size_t j);
+  template <bool Reciprocal>
+  void smooth(const Solve& s, std::size_t j, int sweeps);
+  template <bool Reciprocal>
+  double residual_norm(const Solve& s);
+  void remove_mean(const Solve& s);
+
   Tree& tree_;
   OctreeMultigridSettings settings_;
   MultigridCommunication communication_;

@@ -167,222 +167,269 @@ double HydroSolver<D>::courant_time_step(int level) const {
   return dt;
 }
 
+// What every oct of a level's Godunov update shares (see godunov()).
+template <int D>
+struct HydroSolver<D>::GodunovLevel {
+  const core::OctStencilCache<D, Key>& stencil;
+  double dt_over_dx;
+  std::vector<const double*> uold;
+  std::vector<double*> unew;
+  bool gravity;
+  std::array<const double*, D> acceleration;  // gathered into a block laid out like u (RAMSES godfine1's gloc)
+  typename Tree::Coordinates extent;
+  bool any_wall;
+  std::vector<unsigned char> needed;  // per offset k of the 3^D neighbourhood: whether the kernel reads its cells
+};
+
+// One thread's blocks, fluxes and scratch, and the reflux contributions it records in oct order.
+template <int D>
+struct HydroSolver<D>::GodunovScratch {
+  GodunovScratch(int nvar, bool gravity, std::vector<RefluxContribution>& records, std::vector<double>& fluxes)
+      : block(static_cast<std::size_t>(nvar * OctBlock<D>::cells)),
+        gravity_block(gravity ? static_cast<std::size_t>(D * OctBlock<D>::cells) : 0),
+        flux(static_cast<std::size_t>(D * OctBlock<D>::faces * nvar)),
+        children(static_cast<std::size_t>(nvar * cells_per_oct)),
+        mirror(static_cast<std::size_t>(nvar)),
+        ghost(static_cast<std::size_t>(nvar)),
+        muscl(nvar),
+        records(records),
+        fluxes(fluxes) {}
+  std::vector<double> block, gravity_block, flux, children, mirror, ghost;
+  MusclScratch<D> muscl;
+  std::vector<RefluxContribution>& records;
+  std::vector<double>& fluxes;
+};
+
+// Only the neighbour octs whose cells the kernel reads are gathered (corner octs are not read with
+// slope types 0-2).
+template <int D>
+std::vector<unsigned char> HydroSolver<D>::neighbours_read() const {
+  using Stencil = core::OctStencilCache<D, Key>;
+  std::vector<unsigned char> needed(Stencil::neighbours, 0);
+  const MusclScratch<D> probe(nvar_);
+  for (int cell : probe.cells_read(settings_.scheme.slope_type))
+    for (int k = 0; k < Stencil::neighbours; ++k)
+      for (int c = 0; c < cells_per_oct; ++c)
+        if (block_index_[static_cast<std::size_t>(k)][static_cast<std::size_t>(c)] == cell) needed[static_cast<std::size_t>(k)] = 1;
+  return needed;
+}
+
+// Gather the i-th oct's block: same-level octs copied, coarser leaves interpolated as at refinement.
+// Returns whether part of the neighbourhood lies outside a non-periodic box.
+template <int D>
+bool HydroSolver<D>::gather_block(const GodunovLevel& shared, std::size_t i, GodunovScratch& scratch) const {
+  using Block = OctBlock<D>;
+  const int nvar = nvar_;
+  bool has_outside = false;
+  for (int k = 0; k < core::OctStencilCache<D, Key>::neighbours; ++k) {
+    if (!shared.needed[static_cast<std::size_t>(k)]) continue;
+    const core::OctIndex s = shared.stencil.neighbour_oct(i, k);
+    const auto& where = block_index_[static_cast<std::size_t>(k)];
+    if (s != core::no_oct) {
+      const core::CellIndex first = Tree::cell_index(s, 0);
+      for (int v = 0; v < nvar; ++v) {
+        const double* src = shared.uold[static_cast<std::size_t>(v)] + first;
+        double* dst = scratch.block.data() + static_cast<std::size_t>(v) * Block::cells;
+        for (int c = 0; c < cells_per_oct; ++c) dst[where[static_cast<std::size_t>(c)]] = src[c];
+      }
+      if (shared.gravity)
+        for (int d = 0; d < D; ++d) {
+          const double* src = shared.acceleration[static_cast<std::size_t>(d)] + first;
+          double* dst = scratch.gravity_block.data() + static_cast<std::size_t>(d) * Block::cells;
+          for (int c = 0; c < cells_per_oct; ++c) dst[where[static_cast<std::size_t>(c)]] = src[c];
+        }
+    } else if (shared.stencil.coarse_cell(i, k) != core::no_cell) {
+      const core::CellIndex coarse = shared.stencil.coarse_cell(i, k);
+      core::interpolate_children<D, Key>(tree_, coarse, settings_.interpolation, uold_, scratch.children.data());
+      for (int v = 0; v < nvar; ++v)
+        for (int c = 0; c < cells_per_oct; ++c)
+          scratch.block[static_cast<std::size_t>(v) * Block::cells + static_cast<std::size_t>(where[static_cast<std::size_t>(c)])] =
+              scratch.children[static_cast<std::size_t>(v * cells_per_oct + c)];
+      // RAMSES godfine1 gives the missing fine cells their father cell's acceleration, not an
+      // interpolation (f(ibuffer_father) in gloc).
+      if (shared.gravity)
+        for (int d = 0; d < D; ++d)
+          for (int c = 0; c < cells_per_oct; ++c)
+            scratch.gravity_block[static_cast<std::size_t>(d) * Block::cells + static_cast<std::size_t>(where[static_cast<std::size_t>(c)])] =
+                shared.acceleration[static_cast<std::size_t>(d)][coarse];
+    } else {
+      has_outside = true;
+    }
+  }
+  return has_outside;
+}
+
+// Ghost cells beyond a wall, axis by axis, from the mirror cell inside (seeds: RAMSES
+// make_boundary_hydro). A cell outside along several axes is filled at the last of them.
+template <int D>
+void HydroSolver<D>::fill_wall_ghosts(const GodunovLevel& shared, core::OctIndex o, GodunovScratch& scratch) const {
+  using Block = OctBlock<D>;
+  const int nvar = nvar_;
+  const BoxBoundaries<D>& boundaries = settings_.boundaries;
+  const auto oct_coordinates = tree_.coordinates(o);
+  for (int d = 0; d < D; ++d) {
+    if (boundaries.periodic(d)) continue;
+    for (int b = 0; b < Block::cells; ++b) {
+      std::array<int, D> local{};
+      int rest = b;
+      for (int e = 0; e < D; ++e) {
+        local[e] = rest % Block::width - 1;
+        rest /= Block::width;
+      }
+      auto global = [&](int e) { return 2 * oct_coordinates[e] + local[e] - 1; };
+      const std::int64_t position = global(d);
+      const std::int64_t cells_along = 2 * shared.extent[d];
+      if (position >= 0 && position < cells_along) continue;
+      bool inside_later_axes = true;
+      for (int e = d + 1; e < D; ++e)
+        inside_later_axes = inside_later_axes && (boundaries.periodic(e) || (global(e) >= 0 && global(e) < 2 * shared.extent[e]));
+      if (!inside_later_axes) continue;
+      const int side = position < 0 ? 0 : 1;
+      const BoundaryFace& face = boundaries.faces[static_cast<std::size_t>(2 * d + side)];
+      // Reflecting walls mirror; outflow copies the first interior cell at every depth.
+      const std::int64_t mirrored = boundary_reference_cell(face.type, position, cells_along);
+      auto mirror_local = local;
+      mirror_local[d] = static_cast<int>(mirrored - 2 * oct_coordinates[d] + 1);
+      const int m = Block::index(mirror_local);
+      for (int v = 0; v < nvar; ++v) scratch.mirror[static_cast<std::size_t>(v)] = scratch.block[static_cast<std::size_t>(v * Block::cells + m)];
+      boundary_ghost_state<D>(face, d, side, settings_.scheme.gamma, settings_.scheme.npassive, scratch.mirror.data(), scratch.ghost.data());
+      for (int v = 0; v < nvar; ++v) scratch.block[static_cast<std::size_t>(v * Block::cells + b)] = scratch.ghost[static_cast<std::size_t>(v)];
+      // The ghost's acceleration is its reference cell's, with the normal component negated
+      // at a reflecting wall (RAMSES make_boundary_force), so that the gravity predictor
+      // keeps the mirror symmetry that makes the wall's mass flux vanish.
+      if (shared.gravity)
+        for (int e = 0; e < D; ++e) {
+          const double value = scratch.gravity_block[static_cast<std::size_t>(e * Block::cells + m)];
+          const bool flip = e == d && face.type == BoundaryType::reflecting;
+          scratch.gravity_block[static_cast<std::size_t>(e * Block::cells + b)] = flip ? -value : value;
+        }
+    }
+  }
+}
+
+// No flux through a face next to a refined cell: the finer level carries it (refluxing).
+template <int D>
+void HydroSolver<D>::drop_fluxes_next_to_refined(const GodunovLevel& shared, std::size_t i, GodunovScratch& scratch) const {
+  using Block = OctBlock<D>;
+  constexpr int centre = (core::OctStencilCache<D, Key>::neighbours - 1) / 2;
+  for (int d = 0; d < D; ++d) {
+    for (int f = 0; f < 3; ++f) {
+      // Cells on either side of face f along d sit at local f and f + 1 (0..3): neighbour
+      // offset -1 (local 0), 0 (local 1, 2) or +1 (local 3), child bit (local + 1) & 1.
+      for (int t = 0; t < Block::transverse; ++t) {
+        bool refined = false;
+        for (int l = f; l <= f + 1 && !refined; ++l) {
+          const int offset = l < 1 ? -1 : (l < 3 ? 0 : 1);
+          int k = centre;
+          int step = 1;
+          for (int e = 0; e < d; ++e) step *= 3;
+          k += offset * step;
+          const core::OctIndex s = shared.stencil.neighbour_oct(i, k);
+          if (s == core::no_oct) continue;
+          // Child index: bit d from the local position, other bits from t.
+          int c = 0, tb = 0;
+          for (int e = 0; e < D; ++e) {
+            if (e == d) {
+              c |= ((l + 1) & 1) << e;
+            } else {
+              c |= ((t >> tb) & 1) << e;
+              ++tb;
+            }
+          }
+          refined = !tree_.is_leaf(Tree::cell_index(s, c));
+        }
+        if (refined) std::fill_n(scratch.flux.begin() + ((d * 3 + f) * Block::transverse + t) * nvar_, nvar_, 0.0);
+      }
+    }
+  }
+}
+
+// Update of the oct's own cells: unew += F_left - F_right along each axis.
+template <int D>
+void HydroSolver<D>::update_oct(const GodunovLevel& shared, core::OctIndex o, const GodunovScratch& scratch) const {
+  using Block = OctBlock<D>;
+  for (int c = 0; c < cells_per_oct; ++c) {
+    const core::CellIndex cell = Tree::cell_index(o, c);
+    for (int d = 0; d < D; ++d) {
+      const int bit = (c >> d) & 1;
+      const int t = transverse_index(c, d);
+      const double* left = scratch.flux.data() + ((d * 3 + bit) * Block::transverse + t) * nvar_;
+      const double* right = scratch.flux.data() + ((d * 3 + bit + 1) * Block::transverse + t) * nvar_;
+      for (int v = 0; v < nvar_; ++v) shared.unew[static_cast<std::size_t>(v)][cell] += left[v] - right[v];
+    }
+  }
+}
+
+// Faces next to a coarser leaf: record the flux for that cell (applied by apply_reflux).
+template <int D>
+void HydroSolver<D>::record_coarse_fluxes(const GodunovLevel& shared, std::size_t i, GodunovScratch& scratch) const {
+  using Block = OctBlock<D>;
+  constexpr int centre = (core::OctStencilCache<D, Key>::neighbours - 1) / 2;
+  const core::OctIndex o = shared.stencil.oct(i);
+  std::uint32_t sequence = 0;
+  for (int d = 0; d < D; ++d) {
+    int step = 1;
+    for (int e = 0; e < d; ++e) step *= 3;
+    for (int side = 0; side < 2; ++side) {
+      const int k = centre + (side == 0 ? -step : step);
+      if (shared.stencil.neighbour_oct(i, k) != core::no_oct) continue;
+      const core::CellIndex coarse = shared.stencil.coarse_cell(i, k);
+      if (coarse == core::no_cell) continue;
+      const int f = side == 0 ? 0 : 2;
+      // Flux F (x dt/dx) leaves the coarse cell on the left, enters the one on the right;
+      // the fine face is 2^-(D-1) of the coarse face and dx_f/dx_c = 1/2: weight 2^-D.
+      const double weight = (side == 0 ? -1.0 : 1.0) / static_cast<double>(cells_per_oct);
+      for (int t = 0; t < Block::transverse; ++t) {
+        scratch.records.push_back({tree_.key(o), sequence++, coarse, scratch.fluxes.size()});
+        const double* face = scratch.flux.data() + ((d * 3 + f) * Block::transverse + t) * nvar_;
+        for (int v = 0; v < nvar_; ++v) scratch.fluxes.push_back(weight * face[v]);
+      }
+    }
+  }
+}
+
 template <int D>
 void HydroSolver<D>::godunov(int level, double dt) {
-  using Stencil = core::OctStencilCache<D, Key>;
-  using Block = OctBlock<D>;
   auto start = Clock::now();
-  const Stencil& stencil = stencils_.get(tree_, level);
+  const core::OctStencilCache<D, Key>& stencil = stencils_.get(tree_, level);
   timing_.stencil += seconds_since(start);
   start = Clock::now();
 
-  const double dx = tree_.cell_size(level);
-  const double dt_over_dx = dt / dx;
-  const int nvar = nvar_;
-  const std::size_t n = stencil.size();
-  constexpr int centre = (Stencil::neighbours - 1) / 2;
-  constexpr int faces = Block::faces;
-  const std::size_t flux_size = static_cast<std::size_t>(D * faces * nvar);
-  std::vector<const double*> uold(static_cast<std::size_t>(nvar));
-  std::vector<double*> unew(static_cast<std::size_t>(nvar));
-  for (int v = 0; v < nvar; ++v) {
-    uold[static_cast<std::size_t>(v)] = tree_.field(uold_[static_cast<std::size_t>(v)]);
-    unew[static_cast<std::size_t>(v)] = tree_.field(unew_[static_cast<std::size_t>(v)]);
+  GodunovLevel shared{.stencil = stencil,
+                      .dt_over_dx = dt / tree_.cell_size(level),
+                      .uold = std::vector<const double*>(static_cast<std::size_t>(nvar_)),
+                      .unew = std::vector<double*>(static_cast<std::size_t>(nvar_)),
+                      .gravity = has_gravity_,
+                      .acceleration = {},
+                      .extent = tree_.extent(level),
+                      .any_wall = false,
+                      .needed = neighbours_read()};
+  for (int v = 0; v < nvar_; ++v) {
+    shared.uold[static_cast<std::size_t>(v)] = tree_.field(uold_[static_cast<std::size_t>(v)]);
+    shared.unew[static_cast<std::size_t>(v)] = tree_.field(unew_[static_cast<std::size_t>(v)]);
   }
-  // Acceleration fields, gathered into a block laid out like u (RAMSES godfine1's gloc).
-  const bool gravity = has_gravity_;
-  std::array<const double*, D> acceleration{};
-  if (gravity)
-    for (int d = 0; d < D; ++d) acceleration[static_cast<std::size_t>(d)] = tree_.field(gravity_fields_[static_cast<std::size_t>(d)]);
-  const auto extent = tree_.extent(level);
-  const BoxBoundaries<D>& boundaries = settings_.boundaries;
-  bool any_wall = false;
-  for (int d = 0; d < D; ++d) any_wall = any_wall || !boundaries.periodic(d);
+  if (shared.gravity)
+    for (int d = 0; d < D; ++d) shared.acceleration[static_cast<std::size_t>(d)] = tree_.field(gravity_fields_[static_cast<std::size_t>(d)]);
+  for (int d = 0; d < D; ++d) shared.any_wall = shared.any_wall || !settings_.boundaries.periodic(d);
 
   // Reflux contributions, per thread in oct order.
   const int nthreads = omp_get_max_threads();
   std::vector<std::vector<RefluxContribution>> records(static_cast<std::size_t>(nthreads));
   std::vector<std::vector<double>> record_fluxes(static_cast<std::size_t>(nthreads));
-
-  // Only the neighbour octs whose cells the kernel reads are gathered (corner octs are not read
-  // with slope types 0-2).
-  std::vector<unsigned char> needed(Stencil::neighbours, 0);
-  {
-    const MusclScratch<D> probe(nvar);
-    for (int cell : probe.cells_read(settings_.scheme.slope_type))
-      for (int k = 0; k < Stencil::neighbours; ++k)
-        for (int c = 0; c < cells_per_oct; ++c)
-          if (block_index_[static_cast<std::size_t>(k)][static_cast<std::size_t>(c)] == cell) needed[static_cast<std::size_t>(k)] = 1;
-  }
-
+  const std::size_t n = stencil.size();
 #pragma omp parallel num_threads(nthreads)
   {
-    const int thread = omp_get_thread_num();
-    std::vector<double> block(static_cast<std::size_t>(nvar * Block::cells));
-    std::vector<double> gravity_block(gravity ? static_cast<std::size_t>(D * Block::cells) : 0);
-    std::vector<double> flux(flux_size);
-    std::vector<double> children(static_cast<std::size_t>(nvar * cells_per_oct));
-    std::vector<double> mirror(static_cast<std::size_t>(nvar)), ghost(static_cast<std::size_t>(nvar));
-    std::vector<unsigned char> outside(Block::cells);
-    MusclScratch<D> scratch(nvar);
-    auto& my_records = records[static_cast<std::size_t>(thread)];
-    auto& my_fluxes = record_fluxes[static_cast<std::size_t>(thread)];
-
+    const auto thread = static_cast<std::size_t>(omp_get_thread_num());
+    GodunovScratch scratch(nvar_, shared.gravity, records[thread], record_fluxes[thread]);
 #pragma omp for schedule(static)
     for (std::size_t i = 0; i < n; ++i) {
       const core::OctIndex o = stencil.oct(i);
-      bool has_outside = false;
-      // Gather: same-level octs copied, coarser leaves interpolated as at refinement.
-      for (int k = 0; k < Stencil::neighbours; ++k) {
-        if (!needed[static_cast<std::size_t>(k)]) continue;
-        const core::OctIndex s = stencil.neighbour_oct(i, k);
-        const auto& where = block_index_[static_cast<std::size_t>(k)];
-        if (s != core::no_oct) {
-          const core::CellIndex first = Tree::cell_index(s, 0);
-          for (int v = 0; v < nvar; ++v) {
-            const double* src = uold[static_cast<std::size_t>(v)] + first;
-            double* dst = block.data() + static_cast<std::size_t>(v) * Block::cells;
-            for (int c = 0; c < cells_per_oct; ++c) dst[where[static_cast<std::size_t>(c)]] = src[c];
-          }
-          if (gravity)
-            for (int d = 0; d < D; ++d) {
-              const double* src = acceleration[static_cast<std::size_t>(d)] + first;
-              double* dst = gravity_block.data() + static_cast<std::size_t>(d) * Block::cells;
-              for (int c = 0; c < cells_per_oct; ++c) dst[where[static_cast<std::size_t>(c)]] = src[c];
-            }
-        } else if (stencil.coarse_cell(i, k) != core::no_cell) {
-          const core::CellIndex coarse = stencil.coarse_cell(i, k);
-          core::interpolate_children<D, Key>(tree_, coarse, settings_.interpolation, uold_, children.data());
-          for (int v = 0; v < nvar; ++v)
-            for (int c = 0; c < cells_per_oct; ++c)
-              block[static_cast<std::size_t>(v) * Block::cells + static_cast<std::size_t>(where[static_cast<std::size_t>(c)])] =
-                  children[static_cast<std::size_t>(v * cells_per_oct + c)];
-          // RAMSES godfine1 gives the missing fine cells their father cell's acceleration, not an
-          // interpolation (f(ibuffer_father) in gloc).
-          if (gravity)
-            for (int d = 0; d < D; ++d)
-              for (int c = 0; c < cells_per_oct; ++c)
-                gravity_block[static_cast<std::size_t>(d) * Block::cells + static_cast<std::size_t>(where[static_cast<std::size_t>(c)])] =
-                    acceleration[static_cast<std::size_t>(d)][coarse];
-        } else {
-          has_outside = true;
-        }
-      }
-      if (has_outside && any_wall) {
-        // Ghost cells beyond a wall, axis by axis, from the mirror cell inside (seeds: RAMSES
-        // make_boundary_hydro). A cell outside along several axes is filled at the last of them.
-        const auto oct_coordinates = tree_.coordinates(o);
-        for (int d = 0; d < D; ++d) {
-          if (boundaries.periodic(d)) continue;
-          for (int b = 0; b < Block::cells; ++b) {
-            std::array<int, D> local{};
-            int rest = b;
-            for (int e = 0; e < D; ++e) {
-              local[e] = rest % Block::width - 1;
-              rest /= Block::width;
-            }
-            auto global = [&](int e) { return 2 * oct_coordinates[e] + local[e] - 1; };
-            const std::int64_t g = global(d);
-            const std::int64_t cells_along = 2 * extent[d];
-            if (g >= 0 && g < cells_along) continue;
-            bool inside_later_axes = true;
-            for (int e = d + 1; e < D; ++e)
-              inside_later_axes = inside_later_axes && (boundaries.periodic(e) || (global(e) >= 0 && global(e) < 2 * extent[e]));
-            if (!inside_later_axes) continue;
-            const int side = g < 0 ? 0 : 1;
-            const BoundaryFace& face = boundaries.faces[static_cast<std::size_t>(2 * d + side)];
-            // Reflecting walls mirror; outflow copies the first interior cell at every depth.
-            const std::int64_t mirrored = boundary_reference_cell(face.type, g, cells_along);
-            auto mirror_local = local;
-            mirror_local[d] = static_cast<int>(mirrored - 2 * oct_coordinates[d] + 1);
-            const int m = Block::index(mirror_local);
-            for (int v = 0; v < nvar; ++v) mirror[static_cast<std::size_t>(v)] = block[static_cast<std::size_t>(v * Block::cells + m)];
-            boundary_ghost_state<D>(face, d, side, settings_.scheme.gamma,
-                                    settings_.scheme.npassive, mirror.data(), ghost.data());
-            for (int v = 0; v < nvar; ++v) block[static_cast<std::size_t>(v * Block::cells + b)] = ghost[static_cast<std::size_t>(v)];
-            // The ghost's acceleration is its reference cell's, with the normal component negated
-            // at a reflecting wall (RAMSES make_boundary_force), so that the gravity predictor
-            // keeps the mirror symmetry that makes the wall's mass flux vanish.
-            if (gravity)
-              for (int e = 0; e < D; ++e) {
-                const double value = gravity_block[static_cast<std::size_t>(e * Block::cells + m)];
-                const bool flip = e == d && face.type == BoundaryType::reflecting;
-                gravity_block[static_cast<std::size_t>(e * Block::cells + b)] = flip ? -value : value;
-              }
-          }
-        }
-      }
-
-      muscl_hancock_fluxes<D>(settings_.scheme, dt_over_dx, block.data(), scratch, flux.data(),
-                              gravity ? gravity_block.data() : nullptr, dt);
-
-      // No flux through a face next to a refined cell: the finer level carries it (refluxing).
-      for (int d = 0; d < D; ++d) {
-        for (int f = 0; f < 3; ++f) {
-          // Cells on either side of face f along d sit at local f and f + 1 (0..3): neighbour
-          // offset -1 (local 0), 0 (local 1, 2) or +1 (local 3), child bit (local + 1) & 1.
-          for (int t = 0; t < Block::transverse; ++t) {
-            bool refined = false;
-            for (int l = f; l <= f + 1 && !refined; ++l) {
-              const int offset = l < 1 ? -1 : (l < 3 ? 0 : 1);
-              int k = centre;
-              int step = 1;
-              for (int e = 0; e < d; ++e) step *= 3;
-              k += offset * step;
-              const core::OctIndex s = stencil.neighbour_oct(i, k);
-              if (s == core::no_oct) continue;
-              // Child index: bit d from the local position, other bits from t.
-              int c = 0, tb = 0;
-              for (int e = 0; e < D; ++e) {
-                if (e == d) {
-                  c |= ((l + 1) & 1) << e;
-                } else {
-                  c |= ((t >> tb) & 1) << e;
-                  ++tb;
-                }
-              }
-              refined = !tree_.is_leaf(Tree::cell_index(s, c));
-            }
-            if (refined) std::fill_n(flux.begin() + ((d * 3 + f) * Block::transverse + t) * nvar, nvar, 0.0);
-          }
-        }
-      }
-
-      // Update of the oct's own cells.
-      for (int c = 0; c < cells_per_oct; ++c) {
-        const core::CellIndex cell = Tree::cell_index(o, c);
-        for (int d = 0; d < D; ++d) {
-          const int bit = (c >> d) & 1;
-          const int t = transverse_index(c, d);
-          const double* left = flux.data() + ((d * 3 + bit) * Block::transverse + t) * nvar;
-          const double* right = flux.data() + ((d * 3 + bit + 1) * Block::transverse + t) * nvar;
-          for (int v = 0; v < nvar; ++v) unew[static_cast<std::size_t>(v)][cell] += left[v] - right[v];
-        }
-      }
-
-      // Faces next to a coarser leaf: record the flux for that cell.
-      std::uint32_t sequence = 0;
-      if (level > 1) {
-        for (int d = 0; d < D; ++d) {
-          int step = 1;
-          for (int e = 0; e < d; ++e) step *= 3;
-          for (int side = 0; side < 2; ++side) {
-            const int k = centre + (side == 0 ? -step : step);
-            if (stencil.neighbour_oct(i, k) != core::no_oct) continue;
-            const core::CellIndex coarse = stencil.coarse_cell(i, k);
-            if (coarse == core::no_cell) continue;
-            const int f = side == 0 ? 0 : 2;
-            // Flux F (x dt/dx) leaves the coarse cell on the left, enters the one on the right;
-            // the fine face is 2^-(D-1) of the coarse face and dx_f/dx_c = 1/2: weight 2^-D.
-            const double weight = (side == 0 ? -1.0 : 1.0) / static_cast<double>(cells_per_oct);
-            for (int t = 0; t < Block::transverse; ++t) {
-              my_records.push_back({tree_.key(o), sequence++, coarse, my_fluxes.size()});
-              const double* face = flux.data() + ((d * 3 + f) * Block::transverse + t) * nvar;
-              for (int v = 0; v < nvar; ++v) my_fluxes.push_back(weight * face[v]);
-            }
-          }
-        }
-      }
+      if (gather_block(shared, i, scratch) && shared.any_wall) fill_wall_ghosts(shared, o, scratch);
+      muscl_hancock_fluxes<D>(settings_.scheme, shared.dt_over_dx, scratch.block.data(), scratch.muscl, scratch.flux.data(),
+                              shared.gravity ? scratch.gravity_block.data() : nullptr, dt);
+      drop_fluxes_next_to_refined(shared, i, scratch);
+      update_oct(shared, o, scratch);
+      if (level > 1) record_coarse_fluxes(shared, i, scratch);
     }
   }
   timing_.fluxes += seconds_since(start);

@@ -107,6 +107,17 @@ class HydroSolver {
   // gravity_kick with dt_kick = factor * kick_time[cell], or factor where kick_time is nullptr.
   void kick_level(int level, double factor, const double* kick_time);
 
+  // The stages of godunov(), per oct (hydro_solver.cpp): gather its 6^D block, fill the ghost cells
+  // beyond walls, MUSCL-Hancock fluxes, no flux next to refined cells, update, reflux records.
+  struct GodunovLevel;    // what every oct of the level shares
+  struct GodunovScratch;  // one thread's blocks, fluxes and reflux records
+  std::vector<unsigned char> neighbours_read() const;
+  bool gather_block(const GodunovLevel& shared, std::size_t i, GodunovScratch& scratch) const;
+  void fill_wall_ghosts(const GodunovLevel& shared, core::OctIndex o, GodunovScratch& scratch) const;
+  void drop_fluxes_next_to_refined(const GodunovLevel& shared, std::size_t i, GodunovScratch& scratch) const;
+  void update_oct(const GodunovLevel& shared, core::OctIndex o, const GodunovScratch& scratch) const;
+  void record_coarse_fluxes(const GodunovLevel& shared, std::size_t i, GodunovScratch& scratch) const;
+
   Tree& tree_;
   Settings settings_;
   int nvar_;

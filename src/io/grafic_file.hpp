@@ -1,5 +1,5 @@
 #pragma once
-// Grafic initial-condition files (issue 6, item 4a): the single-level format written by grafic2
+// Grafic initial-condition files (docs/cosmology.md, "Initial conditions"): the single-level format written by grafic2
 // (Bertschinger 2001, ApJS 137, 1) and MUSIC (Hahn & Abel 2011, MNRAS 415, 2101; plugin
 // output_grafic2) and read by RAMSES (amr/init_time.f90 subroutine init_file for the header,
 // pm/init_part.f90 load_grafic for particles, hydro/init_flow_fine.f90 for the gas).

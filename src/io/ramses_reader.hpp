@@ -1,5 +1,5 @@
 #pragma once
-// Restarting from RAMSES binary outputs (&OUTPUT_PARAMS informat='ramses'; seeds/000
+// Restarting from RAMSES binary outputs (&OUTPUT_PARAMS informat='ramses'; docs/outputs.md, seeds/000
 // §7.2): output_NNNNN/ written by kosmo's RAMSES writer (outformat='ramses' or 'both') or by
 // RAMSES itself for a hydro run, on any number of files, read onto any number of ranks.
 // Layouts: shared/reference/ramses-format.md; the HDF5 counterpart: io/snapshot_reader.hpp.

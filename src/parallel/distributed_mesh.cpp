@@ -357,37 +357,54 @@ void DistributedMesh<D, Key>::deliver_and_rebuild(Tree& tree, std::map<int, std:
 }
 
 template <int D, class Key>
+template <class Pack, class Unpack>
+void DistributedMesh<D, Key>::exchange_per_oct(int level, const std::vector<Partner>& to, const std::vector<Partner>& from,
+                                               const std::vector<int>& sources, std::size_t values_per_oct, ExchangeComponent component,
+                                               ExchangeStats& stats, const char* what, Pack pack, Unpack unpack) {
+  std::vector<Message> outgoing;
+  for (const Partner& p : to) {
+    Message m{p.rank, {}};
+    m.data.reserve(p.octs.size() * values_per_oct);
+    for (core::OctIndex o : p.octs) pack(o, m.data);
+    outgoing.push_back(std::move(m));
+  }
+  const auto incoming = exchange(component, outgoing, sources, stats);
+  // Messages arrive sorted by source rank (sparse_exchange): a fixed order for the unpacking.
+  for (const Message& m : incoming) {
+    const auto it = std::find_if(from.begin(), from.end(), [&](const Partner& p) { return p.rank == m.rank; });
+    KOSMO_REQUIRE(it != from.end(), "distributed mesh: unexpected " << what << " data from rank " << m.rank << " at level " << level);
+    KOSMO_REQUIRE(m.data.size() == it->octs.size() * values_per_oct,
+                  "distributed mesh: " << what << " message from rank " << m.rank << " at level " << level << " has the wrong size");
+    const double* in = m.data.data();
+    for (core::OctIndex o : it->octs) {
+      unpack(o, in);
+      in += values_per_oct;
+    }
+  }
+}
+
+template <int D, class Key>
 void DistributedMesh<D, Key>::exchange_fields(Tree& tree, int level, std::span<const int> fields) {
   if (nrank_ == 1) return;
   constexpr int ncell = Tree::cells_per_oct;
   const auto l = static_cast<std::size_t>(level);
-  std::vector<Message> outgoing;
-  for (const Partner& p : send_lists_[l]) {
-    Message m{p.rank, {}};
-    m.data.reserve(p.octs.size() * fields.size() * ncell);
-    for (core::OctIndex o : p.octs)
-      for (int f : fields) {
-        const double* values = tree.field(f) + Tree::cell_index(o, 0);
-        m.data.insert(m.data.end(), values, values + ncell);
-      }
-    outgoing.push_back(std::move(m));
-  }
   // One field is seeds/000's fine_dp; several at once (the hydro state) is bulk_dp.
-  const auto incoming = exchange(fields.size() == 1 ? ExchangeComponent::fine_dp : ExchangeComponent::bulk_dp, outgoing, sources_[l],
-                                 stats_.forward);
+  exchange_per_oct(
+      level, send_lists_[l], receive_lists_[l], sources_[l], fields.size() * ncell,
+      fields.size() == 1 ? ExchangeComponent::fine_dp : ExchangeComponent::bulk_dp, stats_.forward, "ghost",
+      [&](core::OctIndex o, std::vector<double>& out) {
+        for (int f : fields) {
+          const double* values = tree.field(f) + Tree::cell_index(o, 0);
+          out.insert(out.end(), values, values + ncell);
+        }
+      },
+      [&](core::OctIndex g, const double* in) {
+        for (int f : fields) {
+          std::copy_n(in, ncell, tree.field(f) + Tree::cell_index(g, 0));
+          in += ncell;
+        }
+      });
   ++stats_.forward_calls;
-  for (const Message& m : incoming) {
-    const auto it = std::find_if(receive_lists_[l].begin(), receive_lists_[l].end(), [&](const Partner& p) { return p.rank == m.rank; });
-    KOSMO_REQUIRE(it != receive_lists_[l].end(), "distributed mesh: unexpected ghost data from rank " << m.rank << " at level " << level);
-    KOSMO_REQUIRE(m.data.size() == it->octs.size() * fields.size() * ncell,
-                  "distributed mesh: ghost message from rank " << m.rank << " at level " << level << " has the wrong size");
-    const double* in = m.data.data();
-    for (core::OctIndex g : it->octs)
-      for (int f : fields) {
-        std::copy_n(in, ncell, tree.field(f) + Tree::cell_index(g, 0));
-        in += ncell;
-      }
-  }
 }
 
 template <int D, class Key>
@@ -395,24 +412,15 @@ void DistributedMesh<D, Key>::exchange_flags(const Tree& tree, int level, std::v
   if (nrank_ == 1) return;
   constexpr int ncell = Tree::cells_per_oct;
   const auto l = static_cast<std::size_t>(level);
-  std::vector<Message> outgoing;
-  for (const Partner& p : send_lists_[l]) {
-    Message m{p.rank, {}};
-    m.data.reserve(p.octs.size() * ncell);
-    for (core::OctIndex o : p.octs)
-      for (int c = 0; c < ncell; ++c) m.data.push_back(flags[static_cast<std::size_t>(Tree::cell_index(o, c))]);
-    outgoing.push_back(std::move(m));
-  }
-  const auto incoming = exchange(ExchangeComponent::fine_int, outgoing, sources_[l], stats_.flags);
+  exchange_per_oct(
+      level, send_lists_[l], receive_lists_[l], sources_[l], ncell, ExchangeComponent::fine_int, stats_.flags, "flag",
+      [&](core::OctIndex o, std::vector<double>& out) {
+        for (int c = 0; c < ncell; ++c) out.push_back(flags[static_cast<std::size_t>(Tree::cell_index(o, c))]);
+      },
+      [&](core::OctIndex g, const double* in) {
+        for (int c = 0; c < ncell; ++c) flags[static_cast<std::size_t>(Tree::cell_index(g, c))] = static_cast<std::uint8_t>(in[c]);
+      });
   ++stats_.flag_calls;
-  for (const Message& m : incoming) {
-    const auto it = std::find_if(receive_lists_[l].begin(), receive_lists_[l].end(), [&](const Partner& p) { return p.rank == m.rank; });
-    KOSMO_REQUIRE(it != receive_lists_[l].end() && m.data.size() == it->octs.size() * ncell,
-                  "distributed mesh: flag message from rank " << m.rank << " at level " << level << " does not match the ghost list");
-    std::size_t at = 0;
-    for (core::OctIndex g : it->octs)
-      for (int c = 0; c < ncell; ++c) flags[static_cast<std::size_t>(Tree::cell_index(g, c))] = static_cast<std::uint8_t>(m.data[at++]);
-  }
   (void)tree;
 }
 
@@ -425,37 +433,27 @@ void DistributedMesh<D, Key>::reverse_accumulate(Tree& tree, int level, std::spa
   constexpr int ncell = Tree::cells_per_oct;
   const auto l = static_cast<std::size_t>(level);
   // The forward exchange's lists read backwards: a ghost holder sends, in the Morton order of its
-  // receive list, to the owner, which reads the message in the same order from its send list.
-  std::vector<Message> outgoing;
-  for (const Partner& p : receive_lists_[l]) {
-    Message m{p.rank, {}};
-    m.data.reserve(p.octs.size() * fields.size() * ncell);
-    for (core::OctIndex g : p.octs)
-      for (int f : fields) {
-        const double* values = tree.field(f) + Tree::cell_index(g, 0);
-        m.data.insert(m.data.end(), values, values + ncell);
-      }
-    outgoing.push_back(std::move(m));
-  }
+  // receive list, to the owner, which reads the message in the same order from its send list and
+  // adds it in source-rank order, the fixed order of the additions.
   std::vector<int> sources;
   for (const Partner& p : send_lists_[l]) sources.push_back(p.rank);
-  const auto incoming = exchange(fields.size() == 1 ? ExchangeComponent::reverse_dp : ExchangeComponent::bulk_rev_dp, outgoing,
-                                 sources, stats_.reverse);
+  exchange_per_oct(
+      level, receive_lists_[l], send_lists_[l], sources, fields.size() * ncell,
+      fields.size() == 1 ? ExchangeComponent::reverse_dp : ExchangeComponent::bulk_rev_dp, stats_.reverse, "reverse",
+      [&](core::OctIndex g, std::vector<double>& out) {
+        for (int f : fields) {
+          const double* values = tree.field(f) + Tree::cell_index(g, 0);
+          out.insert(out.end(), values, values + ncell);
+        }
+      },
+      [&](core::OctIndex o, const double* in) {
+        for (int f : fields) {
+          double* values = tree.field(f) + Tree::cell_index(o, 0);
+          for (int c = 0; c < ncell; ++c) values[c] += in[c];
+          in += ncell;
+        }
+      });
   ++stats_.reverse_calls;
-  // Messages arrive sorted by source rank (sparse_exchange): the fixed order of the additions.
-  for (const Message& m : incoming) {
-    const auto it = std::find_if(send_lists_[l].begin(), send_lists_[l].end(), [&](const Partner& p) { return p.rank == m.rank; });
-    KOSMO_REQUIRE(it != send_lists_[l].end(), "distributed mesh: unexpected reverse data from rank " << m.rank << " at level " << level);
-    KOSMO_REQUIRE(m.data.size() == it->octs.size() * fields.size() * ncell,
-                  "distributed mesh: reverse message from rank " << m.rank << " at level " << level << " has the wrong size");
-    const double* in = m.data.data();
-    for (core::OctIndex o : it->octs)
-      for (int f : fields) {
-        double* values = tree.field(f) + Tree::cell_index(o, 0);
-        for (int c = 0; c < ncell; ++c) values[c] += in[c];
-        in += ncell;
-      }
-  }
 }
 
 template <int D, class Key>

@@ -179,6 +179,14 @@ class DistributedMesh {
     std::vector<core::OctIndex> octs;
   };
   std::vector<std::vector<Partner>> send_lists_, receive_lists_;
+  // One exchange of per-oct data at `level`: to each partner of `to`, pack(oct, message) appends
+  // `values_per_oct` values for each of its octs; each message received (from `sources`) is matched
+  // to its sender's list in `from` and unpack(oct, values) reads those values back oct by oct, in
+  // the Morton order of the lists. `what` names the exchange in error messages.
+  template <class Pack, class Unpack>
+  void exchange_per_oct(int level, const std::vector<Partner>& to, const std::vector<Partner>& from, const std::vector<int>& sources,
+                        std::size_t values_per_oct, ExchangeComponent component, ExchangeStats& stats, const char* what, Pack pack,
+                        Unpack unpack);
   std::vector<std::vector<int>> sources_;  // per level: ranks this rank receives ghosts from
   DistributedMeshStats stats_;
 };

@@ -1,5 +1,5 @@
 #pragma once
-// Attaching particles to the octree (issue 6 item 1; the role of RAMSES' make_tree_fine /
+// Attaching particles to the octree (docs/cosmology.md; the role of RAMSES' make_tree_fine /
 // remove_parts: each particle belongs to the finest grid whose cell contains it).
 #include "core/oct_tree.hpp"
 #include "particles/particle_set.hpp"

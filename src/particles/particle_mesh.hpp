@@ -1,5 +1,5 @@
 #pragma once
-// Particle-mesh kernels on one AMR level (issue 6 item 2): cloud-in-cell mass deposit (RAMSES
+// Particle-mesh kernels on one AMR level (docs/cosmology.md): cloud-in-cell mass deposit (RAMSES
 // rho_fine / cic_amr) and CIC interpolation of the acceleration back to the particles (RAMSES
 // move_fine), with the same kernel and the same cells, so that the PM force conserves momentum.
 //

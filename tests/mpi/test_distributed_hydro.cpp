@@ -1,4 +1,4 @@
-// Rank-count independence of the distributed hydro (issue: MPI parallelism, acceptance 1). Rank 0
+// Rank-count independence of the distributed hydro (docs/parallel.md, "The distributed mesh in runs"). Rank 0
 // runs the problem alone on MPI_COMM_SELF; then all ranks run it on MPI_COMM_WORLD with the mesh
 // distributed, for both orderings (k-section tree, Hilbert key ranges), once per exchange backend
 // and once auto-tuned. The leaf cells of both

@@ -1,4 +1,4 @@
-// Memory-weighted load balance (seeds/000 §2.2-2.3; MPI issue acceptance 2): a uniform base grid
+// Memory-weighted load balance (seeds/000 §2.2-2.3; docs/parallel.md): a uniform base grid
 // with a refined clump, balanced after the initial mesh and again after a remap, gives every rank
 // the same memory cost (octs x w_grid of eq. 5) to within 5 % at 4 and 8 ranks; particles count
 // with w_part each (eq. 4), so a particle clump's rank takes fewer octs.

@@ -1,4 +1,4 @@
-// Restarts from RAMSES binary outputs (informat='ramses'; issue 7 item 3, seeds/000 §7.2): a 3-D
+// Restarts from RAMSES binary outputs (informat='ramses'; docs/outputs.md, seeds/000 §7.2): a 3-D
 // AMR Sedov blast written in both formats after N coarse steps and restarted from the RAMSES files
 // (on all ranks, on rank 0 alone, and written on 4 / restarted on 3 from 4 ranks on) continues like
 // the uninterrupted 2N-step run to <= 1e-12 relative. The RAMSES files hold primitive variables, so
@@ -159,7 +159,7 @@ TEST_F(RamsesRestartTest, ContinuesLikeTheUninterruptedRunOnAnyRankCount) {
       expect_close(reference, cells, 1e-12,
                    run == &params ? "RAMSES files of a Hilbert run, restarted with k-section" : "RAMSES files of a Hilbert run, restarted with Hilbert");
   }
-  // The issue's case: written on 4 ranks, restarted on 3.
+  // Written on 4 ranks, restarted on 3 (a rank count that does not divide the writer's).
   if (p >= 4) {
     run_and_write_on_first_ranks(4, params, 4, write);
     MPI_Comm three = first_ranks(3);

@@ -1,4 +1,4 @@
-// Restarts (issue: outputs and restarts, acceptance "restart continuity"; seeds/000 §7.1): a 3-D
+// Restarts (docs/outputs.md, "Restarts"; seeds/000 §7.1): a 3-D
 // AMR Sedov blast run for 2N coarse steps equals N steps + snapshot + restart + N steps, bit for
 // bit, when the restart runs on the same number of ranks, on one rank after writing on P, and on
 // P ranks after writing on one, with either ordering in the file and in the run.
@@ -112,8 +112,8 @@ TEST_F(RestartTest, ContinuesBitForBitOnAnyRankCount) {
       const auto cells = leaves(many, MPI_COMM_WORLD);
       if (world_rank() == 0) expect_identical(reference, cells, "written on 1, restarted on P");
     }
-    // From 4 ranks on: written on 4, restarted on 3 and on all P (the issue's "write on 4,
-    // restart on 1, 3, 8" in the np8 run, with "on 1" above).
+    // From 4 ranks on: written on 4, restarted on 3 and on all P (written on 4 and
+    // restarted on 1, 3 and 8 in the np8 run, with "on 1" above).
     if (p >= 4) {
       run_and_write_on_first_ranks(4, params, 4, write);
       MPI_Comm three = first_ranks(3);

@@ -275,7 +275,7 @@ void expect_rank_independent(const std::string& poisson, double tolerance, bool 
   EXPECT_LE(worst, tolerance * scale) << poisson;
 }
 
-// The bound: 1e-10 relative with the same V-cycle counts. Not bit for bit: the mean density
+// The bound of docs/gravity.md: 1e-10 relative with the same V-cycle counts. Not bit for bit: the mean density
 // removed from the source and the multigrid norms are global sums, rounded differently on
 // different rank counts (and FFTW-MPI transforms in another order than the serial FFT).
 TEST(SelfGravity, FftGatheredToEveryRankIsRankIndependent) { expect_rank_independent("use_fftw=.true.|mg_merged_rb=.false.", 1e-10); }

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-#include "core/neighbour_cache.hpp"
+#include "core/oct_stencil_cache.hpp"
 #include "core/refinement.hpp"
 #include "mesh_test_types.hpp"
 
@@ -172,14 +172,20 @@ TYPED_TEST(OctreeRefinementTest, FiftyRandomRoundsKeepGradingNeighboursAndConser
     if (::testing::Test::HasFatalFailure()) return;
     EXPECT_NEAR(leaf_sum(tree, mass), initial_mass, 1e-12 * std::fabs(initial_mass)) << "round " << round;
     EXPECT_NEAR(leaf_sum(tree, velocity), initial_momentum, 1e-12 * std::max(1.0, std::fabs(initial_momentum)));
-    // The neighbour cache answers as the direct lookups do.
+    // The stencil cache of the hot loops answers as the direct lookups do at the face offsets.
     for (int l = 1; l <= levelmax; ++l) {
-      NeighbourCache<D, Key> cache(tree, l);
+      OctStencilCache<D, Key> cache;
+      cache.update(tree, l);
       ASSERT_EQ(cache.size(), tree.octs_at_level(l).size());
       for (std::size_t i = 0; i < cache.size(); ++i)
         for (int dir = 0; dir < 2 * D; ++dir) {
-          ASSERT_EQ(cache.neighbour_oct(i, dir), tree.neighbour_oct(cache.oct(i), dir));
-          ASSERT_EQ(cache.neighbour_cell(i, dir), tree.neighbour_cell(cache.oct(i), dir));
+          int step = 1;
+          for (int axis = 0; axis < dir / 2; ++axis) step *= 3;
+          const int k = (OctStencilCache<D, Key>::neighbours - 1) / 2 + (dir % 2 ? step : -step);
+          ASSERT_EQ(cache.neighbour_oct(i, k), tree.neighbour_oct(cache.oct(i), dir));
+          if (l > 1) {
+            ASSERT_EQ(cache.coarse_cell(i, k), tree.neighbour_cell(cache.oct(i), dir));
+          }
         }
     }
   }

@@ -1,4 +1,4 @@
-// CIC deposit and interpolation on the octree (issue 6 item 2): mass conservation on uniform and
+// CIC deposit and interpolation on the octree (docs/cosmology.md): mass conservation on uniform and
 // AMR levels, exact single-cell and lattice cases, exact interpolation of linear fields, momentum
 // conservation of PM with the FFT Poisson solver, and thread-count independence.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Particle storage, location on the octree, per-oct ranges, kick and drift (issue 6 item 1).
+// Particle storage, location on the octree and per-oct ranges (docs/cosmology.md, "Particles and cosmological runs").
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +8,6 @@
 
 #include "core/oct_tree.hpp"
 #include "particles/particle_locate.hpp"
-#include "particles/particle_push.hpp"
 #include "particles/particle_set.hpp"
 
 namespace kosmo::particles {
@@ -164,32 +163,6 @@ TEST(ParticleSet, SortByOctGivesContiguousRanges) {
   ParticleSet<3>::Particle extra;
   particles.add(extra);
   EXPECT_FALSE(particles.sorted_by_oct());
-}
-
-TEST(ParticlePush, KickAndDriftWithPeriodicWrap) {
-  ParticleSet<2> particles;
-  ParticleSet<2>::Particle p;
-  p.position = {0.9, 0.5};
-  p.velocity = {1.0, -2.0};
-  particles.add(p);
-  p.position = {0.1, 0.1};
-  particles.add(p);
-  particles.level()[0] = 3;
-  particles.level()[1] = 4;
-  particles.acceleration(0)[0] = 2.0;
-  particles.acceleration(1)[0] = 4.0;
-  particles.acceleration(0)[1] = 8.0;
-  kick(particles, 0.5, 3);  // only the level-3 particle
-  EXPECT_DOUBLE_EQ(particles.velocity(0)[0], 2.0);
-  EXPECT_DOUBLE_EQ(particles.velocity(1)[0], 0.0);
-  EXPECT_DOUBLE_EQ(particles.velocity(0)[1], 1.0);
-  drift(particles, 0.125, 1.0, {true, true});
-  EXPECT_DOUBLE_EQ(particles.position(0)[0], 0.9 + 0.25 - 1.0);
-  EXPECT_DOUBLE_EQ(particles.position(1)[0], 0.5);
-  EXPECT_DOUBLE_EQ(particles.position(0)[1], 0.225);
-  EXPECT_DOUBLE_EQ(particles.position(1)[1], 0.1 - 0.25 + 1.0);
-  kick(particles, 1.0);
-  EXPECT_DOUBLE_EQ(particles.velocity(0)[1], 9.0);
 }
 
 }  // namespace
