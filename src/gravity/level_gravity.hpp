@@ -57,7 +57,6 @@ class LevelGravity final : public core::PhysicsModule<D> {
   // The factor of the source, 4 pi G = 4 pi in code units (a cosmological run sets it per solve).
   void set_poisson_factor(double factor) { poisson_factor_ = factor; }
 
-  bool self_gravity() const { return self_gravity_; }
   int potential_field() const { return phi_; }
   const std::array<int, D>& acceleration_fields() const { return acceleration_; }
 
@@ -77,7 +76,6 @@ class LevelGravity final : public core::PhysicsModule<D> {
 
   // Last solve of each level: V-cycles (0 for an FFT solve) and the multigrid report.
   const gravity::OctreeMultigridReport& last_report(int level) const { return reports_[static_cast<std::size_t>(level)]; }
-  bool base_level_uses_fft() const { return use_fftw_; }
 
  private:
   // Per level: the time of its latest solve and the time since the solve before (0: none, or the

@@ -35,7 +35,6 @@ class HydroSolver {
   int nvar() const { return nvar_; }
   const Settings& settings() const { return settings_; }
   const std::vector<int>& uold_fields() const { return uold_; }
-  const std::vector<int>& unew_fields() const { return unew_; }
 
   void set_unew(int level);        // unew = uold on every cell of the level
   void set_uold(int level);        // uold = unew
@@ -54,8 +53,6 @@ class HydroSolver {
   // ghost octs of each level it advances, and of the coarser level (godunov reads the coarse cell's
   // g, uninterpolated, where a neighbour oct is missing, as RAMSES godfine1 does).
   void set_gravity(std::array<int, D> acceleration_fields);
-  bool has_gravity() const { return has_gravity_; }
-  const std::array<int, D>& gravity_fields() const { return gravity_fields_; }
   // RAMSES synchro_hydro_fine on every owned cell of the level (uold): with d = max(rho, smallr),
   // v = momentum / d, then v += g dt_kick, momentum = d v, E += new kinetic - old kinetic (the
   // internal energy is left unchanged). A KDK step from a synchronised uold at t^n is
