@@ -27,6 +27,121 @@ double relative_change(double now, double initial) {
   return initial != 0.0 ? (now - initial) / std::fabs(initial) : now;
 }
 
+// The run's start: a restart from output nrestart (kosmo's HDF5 snapshot, bit for bit, or RAMSES'
+// binary files after &OUTPUT_PARAMS informat) or the initial conditions. Collective.
+template <int D>
+void start_run(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm comm, int rank, std::ostream& log) {
+  const auto nrestart = static_cast<int>(params.get_int("RUN_PARAMS", "nrestart"));
+  // Every rank reads the same initial conditions: a bad file stops all ranks with one message.
+  parallel::run_collectively(comm, [&] { prepare_start(sim, params, nrestart > 0); });
+  if (nrestart > 0) {
+    const bool ramses = params.get_string("OUTPUT_PARAMS", "informat") == "ramses";
+    const int npassive = static_cast<int>(params.get_int("HYDRO_PARAMS", "npassive"));
+    sim.restart(ramses ? io::read_ramses_restart_share(comm, ".", nrestart, hydro::ramses_restart_conversion<D>(npassive))
+                       : io::read_restart_share(comm, ".", nrestart));
+    if (rank == 0) log << " Restarted from " << io::output_directory_name(nrestart) << " at t=" << sim.time() << ", step " << sim.step() << "\n";
+  } else {
+    sim.initialise();
+  }
+  const std::string levels = level_summary(sim.tree(), comm);  // collective
+  if (rank == 0) log << " Initial mesh\n" << levels << memory_summary(sim.tree()) << std::flush;
+}
+
+// The output times (tout, or aout converted to the code time tau in a cosmological run) and the end
+// of the run: RAMSES stops at tend, or at the last output time when tend is not given.
+struct RunSchedule {
+  core::OutputSchedule outputs;
+  double tend = 0.0;
+};
+
+RunSchedule run_schedule(const core::ParameterSet& params, const cosmology::CosmologicalModel* cosmology, double start_time) {
+  const auto noutput = static_cast<std::size_t>(params.get_int("OUTPUT_PARAMS", "noutput"));
+  auto tout = params.get_real_array("OUTPUT_PARAMS", cosmology ? "aout" : "tout");
+  tout.resize(std::min(noutput, tout.size()));
+  double tend_parameter = params.get_real("OUTPUT_PARAMS", cosmology ? "aend" : "tend");
+  if (cosmology) {
+    for (double& t : tout) t = cosmology->time_at(t);
+    if (tend_parameter > 0.0) tend_parameter = cosmology->time_at(tend_parameter);
+  }
+  core::OutputSchedule schedule(core::OutputScheduleSettings{.tout = tout,
+                                                             .foutput = params.get_int("OUTPUT_PARAMS", "foutput"),
+                                                             .delta_tout = params.get_real("OUTPUT_PARAMS", "delta_tout"),
+                                                             .tend = tend_parameter});
+  const double last = schedule.times().empty() ? (cosmology ? start_time : 0.0) : schedule.times().back();
+  const double tend = cosmology ? (tend_parameter != 0.0 ? tend_parameter : last) : (tend_parameter > 0.0 ? tend_parameter : last);
+  return {std::move(schedule), tend};
+}
+
+// Writes snapshot `number` of the run, with its particles and, in a cosmological run, RAMSES'
+// cosmological info: aexp, H0, omegas and the super-comoving units at this aexp. Collective.
+template <int D>
+void write_output(const Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm comm, int number) {
+  const cosmology::CosmologicalModel* cosmology = sim.cosmology();
+  SnapshotExtras extras;
+  io::SnapshotParticles particles;
+  if (sim.snapshot_particles(particles)) extras.particles = &particles;
+  if (cosmology) {
+    extras.complete_meta = [cosmology, &sim](io::SnapshotMeta& meta) {
+      const double a = cosmology->aexp_at(sim.time());
+      const auto& c = cosmology->parameters();
+      meta.cosmological = true;
+      meta.aexp = a;
+      meta.h0 = c.h0;
+      meta.omega_m = c.omega_m;
+      meta.omega_l = c.omega_l;
+      meta.omega_k = c.omega_k;
+      meta.omega_b = c.omega_b;
+      meta.unit_l = cosmology->unit_length(a);
+      meta.unit_d = cosmology->unit_density(a);
+      meta.unit_t = cosmology->unit_time(a);
+    };
+  }
+  write_mesh_snapshot(comm, sim.tree(), params, number, sim.time(), sim.step(), sim.outputs(), sim.mesh().ordering_name(),
+                      sim.mesh().ksection_walls(), sim.mesh().hilbert_bounds(), extras);
+}
+
+// RAMSES' step line: step, time, conservation (with gravity the conserved energy includes the
+// potential energy, RAMSES econs), aexp, what the modules report, octs per level, memory. Collective.
+template <int D>
+void log_step(Simulation<D>& sim, MPI_Comm comm, int rank, double dt, const std::vector<double>& initial, double initial_energy,
+              std::ostream& log) {
+  const auto energy = static_cast<std::size_t>(D) + 1;
+  const parallel::MemoryRange memory = parallel::resident_memory_range(comm);  // collective
+  const std::vector<double> now = sim.totals();                                // collective
+  const double potential = sim.potential_energy();                             // collective
+  const long long particle_count = sim.particles() ? sim.particles()->count() : 0;  // collective
+  const std::vector<std::string> tuning = sim.mesh().drain_tuning_log();        // identical on every rank
+  std::vector<long long> octs(static_cast<std::size_t>(sim.tree().levelmax()) + 1, 0);
+  for (int l = 1; l <= sim.tree().levelmax(); ++l) octs[static_cast<std::size_t>(l)] = static_cast<long long>(sim.tree().octs_at_level(l).size());
+  if (sim.mesh().distributed()) MPI_Allreduce(MPI_IN_PLACE, octs.data(), static_cast<int>(octs.size()), MPI_LONG_LONG, MPI_SUM, comm);
+  if (rank != 0) return;
+  char line[256];
+  std::snprintf(line, sizeof line, " Main step=%7lld t=%12.5e dt=%10.3e mcons=%10.2e econs=%10.2e", sim.step(), sim.time(), dt,
+                relative_change(now[0], initial[0]), relative_change(now[energy] + potential, initial_energy));
+  log << line;
+  if (const auto* cosmology = sim.cosmology()) {
+    const double a = cosmology->aexp_at(sim.time());
+    std::snprintf(line, sizeof line, " a=%10.4e z=%8.3f", a, 1.0 / a - 1.0);
+    log << line;
+  }
+  // The run control reports the particles and the potential energy where the run has them.
+  if (sim.particles()) {
+    std::snprintf(line, sizeof line, " npart=%lld", particle_count);
+    log << line;
+  }
+  if (sim.gravity()) {
+    std::snprintf(line, sizeof line, " epot=%11.4e", potential);
+    log << line;
+  }
+  log << " octs:";
+  for (int l = 1; l <= sim.tree().levelmax(); ++l)
+    if (octs[static_cast<std::size_t>(l)] > 0) log << ' ' << l << ':' << octs[static_cast<std::size_t>(l)];
+  std::snprintf(line, sizeof line, " mem(MB) min=%.1f max=%.1f", memory.min_bytes / 1048576.0, memory.max_bytes / 1048576.0);
+  log << line << '\n';
+  for (const std::string& entry : tuning) log << "   " << entry << '\n';
+  log << std::flush;
+}
+
 }  // namespace
 
 template <int D>
@@ -36,66 +151,17 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   Simulation<D> sim(params, comm);
-  const auto nrestart = static_cast<int>(params.get_int("RUN_PARAMS", "nrestart"));
-  // Every rank reads the same initial conditions: a bad file stops all ranks with one message.
-  parallel::run_collectively(comm, [&] { prepare_start(sim, params, nrestart > 0); });
-  const cosmology::CosmologicalModel* cosmology = sim.cosmology();
-  if (nrestart > 0) {
-    // &OUTPUT_PARAMS informat: kosmo's HDF5 snapshot (bit for bit) or RAMSES' binary files.
-    const bool ramses = params.get_string("OUTPUT_PARAMS", "informat") == "ramses";
-    sim.restart(ramses ? io::read_ramses_restart_share(comm, ".", nrestart, hydro::ramses_restart_conversion<D>(static_cast<int>(params.get_int("HYDRO_PARAMS", "npassive")))) : io::read_restart_share(comm, ".", nrestart));
-    if (rank == 0) log << " Restarted from " << io::output_directory_name(nrestart) << " at t=" << sim.time() << ", step " << sim.step() << "\n";
-  } else {
-    sim.initialise();
-  }
-  const std::string levels = level_summary(sim.tree(), comm);  // collective
-  if (rank == 0) log << " Initial mesh\n" << levels << memory_summary(sim.tree()) << std::flush;
-
-  const auto noutput = static_cast<std::size_t>(params.get_int("OUTPUT_PARAMS", "noutput"));
-  auto tout = params.get_real_array("OUTPUT_PARAMS", cosmology ? "aout" : "tout");
-  tout.resize(std::min(noutput, tout.size()));
-  double tend_parameter = params.get_real("OUTPUT_PARAMS", cosmology ? "aend" : "tend");
-  if (cosmology) {
-    // RAMSES: outputs at expansion factors aout, converted to the code time tau.
-    for (double& t : tout) t = cosmology->time_at(t);
-    if (tend_parameter > 0.0) tend_parameter = cosmology->time_at(tend_parameter);
-  }
-  core::OutputSchedule schedule(core::OutputScheduleSettings{.tout = tout,
-                                                             .foutput = params.get_int("OUTPUT_PARAMS", "foutput"),
-                                                             .delta_tout = params.get_real("OUTPUT_PARAMS", "delta_tout"),
-                                                             .tend = tend_parameter});
-  // RAMSES stops at tend, or at the last output time when tend is not given.
-  const double tend = cosmology ? (tend_parameter != 0.0 ? tend_parameter : (schedule.times().empty() ? sim.time() : schedule.times().back()))
-                                : (tend_parameter > 0.0 ? tend_parameter : (schedule.times().empty() ? 0.0 : schedule.times().back()));
+  start_run(sim, params, comm, rank, log);
+  auto [schedule, tend] = run_schedule(params, sim.cosmology(), sim.time());
   const long long nstepmax = params.get_int("RUN_PARAMS", "nstepmax");
-  if (rank == 0 && !cosmology && !(tend > 0.0))
+  if (rank == 0 && !sim.cosmology() && !(tend > 0.0))
     log << " Nothing to advance: the run ends at t = 0 (tend and the last of tout(1:noutput) are 0,\n"
            "   as RAMSES' defaults are); set tout or tend in &OUTPUT_PARAMS\n";
+  const auto nrestart = static_cast<int>(params.get_int("RUN_PARAMS", "nrestart"));
   int output_number = nrestart > 0 ? nrestart + 1 : 1;
-  auto write_output = [&]() {
+  auto output = [&]() {
     const auto start = Clock::now();
-    SnapshotExtras extras;
-    io::SnapshotParticles particles;
-    if (sim.snapshot_particles(particles)) extras.particles = &particles;
-    if (cosmology) {
-      // RAMSES' cosmological info file: aexp, H0, omegas and the super-comoving units at this aexp.
-      extras.complete_meta = [cosmology, &sim](io::SnapshotMeta& meta) {
-        const double a = cosmology->aexp_at(sim.time());
-        const auto& c = cosmology->parameters();
-        meta.cosmological = true;
-        meta.aexp = a;
-        meta.h0 = c.h0;
-        meta.omega_m = c.omega_m;
-        meta.omega_l = c.omega_l;
-        meta.omega_k = c.omega_k;
-        meta.omega_b = c.omega_b;
-        meta.unit_l = cosmology->unit_length(a);
-        meta.unit_d = cosmology->unit_density(a);
-        meta.unit_t = cosmology->unit_time(a);
-      };
-    }
-    write_mesh_snapshot(comm, sim.tree(), params, output_number, sim.time(), sim.step(), sim.outputs(), sim.mesh().ordering_name(),
-                        sim.mesh().ksection_walls(), sim.mesh().hilbert_bounds(), extras);
+    write_output(sim, params, comm, output_number);
     schedule.record(sim.time());
     if (rank == 0) log << " Output written: " << io::output_directory_name(output_number) << " at t=" << sim.time() << "\n" << std::flush;
     ++output_number;
@@ -104,61 +170,22 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   if (nrestart > 0) {
     schedule.record(sim.time());  // the outputs up to the restart time exist already
   } else if (schedule.due(sim.time(), 0)) {
-    write_output();
+    output();
   }
-
   JobControl job(params, comm, run_start);
   const std::vector<double> initial = sim.totals();
-  const int energy = D + 1;
-  // With gravity the conserved energy includes the potential energy (RAMSES econs).
-  const double initial_energy = initial[static_cast<std::size_t>(energy)] + sim.potential_energy();
+  const double initial_energy = initial[static_cast<std::size_t>(D) + 1] + sim.potential_energy();
   // tau < 0 before today in cosmological runs: compare with a tolerance on the step, not on tend.
   const double end_tolerance = 1e-12 * std::max(std::fabs(tend), std::fabs(sim.time()));
   while (sim.time() < tend - end_tolerance && sim.step() < nstepmax) {
-    auto start = Clock::now();
+    const auto start = Clock::now();
     double dt = sim.courant_time_step();
     sim.timers().add("courant time step", start);
-    dt = schedule.limit_time_step(sim.time(), dt);
-    dt = std::min(dt, tend - sim.time());
+    dt = std::min(schedule.limit_time_step(sim.time(), dt), tend - sim.time());
     sim.advance(dt);
-    const parallel::MemoryRange memory = parallel::resident_memory_range(comm);  // collective
-    const std::vector<double> now = sim.totals();                                // collective
-    const double potential = sim.potential_energy();                             // collective
-    const long long particle_count = sim.particles() ? sim.particles()->count() : 0;  // collective
-    const std::vector<std::string> tuning = sim.mesh().drain_tuning_log();        // identical on every rank
-    std::vector<long long> octs(static_cast<std::size_t>(sim.tree().levelmax()) + 1, 0);
-    for (int l = 1; l <= sim.tree().levelmax(); ++l) octs[static_cast<std::size_t>(l)] = static_cast<long long>(sim.tree().octs_at_level(l).size());
-    if (sim.mesh().distributed())
-      MPI_Allreduce(MPI_IN_PLACE, octs.data(), static_cast<int>(octs.size()), MPI_LONG_LONG, MPI_SUM, comm);
-    if (rank == 0) {
-      char line[256];
-      std::snprintf(line, sizeof line, " Main step=%7lld t=%12.5e dt=%10.3e mcons=%10.2e econs=%10.2e", sim.step(), sim.time(), dt,
-                    relative_change(now[0], initial[0]), relative_change(now[static_cast<std::size_t>(energy)] + potential, initial_energy));
-      log << line;
-      if (cosmology) {
-        const double a = cosmology->aexp_at(sim.time());
-        std::snprintf(line, sizeof line, " a=%10.4e z=%8.3f", a, 1.0 / a - 1.0);
-        log << line;
-      }
-      if (sim.particles()) {
-        std::snprintf(line, sizeof line, " npart=%lld", particle_count);
-        log << line;
-      }
-      if (sim.gravity()) {
-        std::snprintf(line, sizeof line, " epot=%11.4e", potential);
-        log << line;
-      }
-      log << " octs:";
-      for (int l = 1; l <= sim.tree().levelmax(); ++l)
-        if (octs[static_cast<std::size_t>(l)] > 0) log << ' ' << l << ':' << octs[static_cast<std::size_t>(l)];
-      std::snprintf(line, sizeof line, " mem(MB) min=%.1f max=%.1f", memory.min_bytes / 1048576.0, memory.max_bytes / 1048576.0);
-      log << line << '\n';
-      for (const std::string& entry : tuning) log << "   " << entry << '\n';
-      log << std::flush;
-    }
+    log_step(sim, comm, rank, dt, initial, initial_energy, log);
     const JobDecision decision = job.check();  // collective
-    const bool scheduled = schedule.due(sim.time(), sim.step());
-    if (scheduled || decision.write_output) write_output();
+    if (schedule.due(sim.time(), sim.step()) || decision.write_output) output();
     if (decision.write_output && rank == 0) log << " Job control: " << decision.reason << "\n" << std::flush;
     if (decision.stop) break;
   }
