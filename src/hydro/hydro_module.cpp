@@ -215,22 +215,31 @@ void HydroModule<D>::add_refinement_density(int level, double* density) {
   add_density(level, density);
 }
 
+// Calls visit(cell, volume) for every owned leaf cell, level by level in oct order (serial: the sums
+// the visitors make do not depend on threads).
 template <int D>
-void HydroModule<D>::add_mass_moments(std::array<double, D + 1>& sums) const {
-  const double* rho = tree_.field(solver_.uold_fields()[0]);
+template <class Visit>
+void HydroModule<D>::for_each_leaf(Visit&& visit) const {
   for (int level = 1; level <= tree_.levelmax(); ++level) {
     double volume = 1.0;
     for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
     for (core::OctIndex o : tree_.octs_at_level(level))
       for (int c = 0; c < Tree::cells_per_oct; ++c) {
         const core::CellIndex cell = Tree::cell_index(o, c);
-        if (!tree_.is_leaf(cell)) continue;
-        const double m = rho[cell] * volume;
-        const auto x = tree_.cell_centre(cell);
-        sums[0] += m;
-        for (int d = 0; d < D; ++d) sums[static_cast<std::size_t>(d) + 1] += m * x[static_cast<std::size_t>(d)];
+        if (tree_.is_leaf(cell)) visit(cell, volume);
       }
   }
+}
+
+template <int D>
+void HydroModule<D>::add_mass_moments(std::array<double, D + 1>& sums) const {
+  const double* rho = tree_.field(solver_.uold_fields()[0]);
+  for_each_leaf([&](core::CellIndex cell, double volume) {
+    const double m = rho[cell] * volume;
+    const auto x = tree_.cell_centre(cell);
+    sums[0] += m;
+    for (int d = 0; d < D; ++d) sums[static_cast<std::size_t>(d) + 1] += m * x[static_cast<std::size_t>(d)];
+  });
 }
 
 template <int D>
@@ -238,19 +247,12 @@ double HydroModule<D>::local_potential_energy(int potential, double self_factor,
   const double* rho = tree_.field(solver_.uold_fields()[0]);
   const double* phi = tree_.field(potential);
   double energy = 0.0;
-  for (int level = 1; level <= tree_.levelmax(); ++level) {
-    double volume = 1.0;
-    for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
-    for (core::OctIndex o : tree_.octs_at_level(level))
-      for (int c = 0; c < Tree::cells_per_oct; ++c) {
-        const core::CellIndex cell = Tree::cell_index(o, c);
-        if (!tree_.is_leaf(cell)) continue;
-        double e = 0.0;
-        if (self_factor != 0.0) e += self_factor * rho[cell] * phi[cell];
-        if (external) e += rho[cell] * external(tree_.cell_centre(cell));
-        energy += e * volume;
-      }
-  }
+  for_each_leaf([&](core::CellIndex cell, double volume) {
+    double e = 0.0;
+    if (self_factor != 0.0) e += self_factor * rho[cell] * phi[cell];
+    if (external) e += rho[cell] * external(tree_.cell_centre(cell));
+    energy += e * volume;
+  });
   return energy;
 }
 

@@ -66,6 +66,8 @@ class HydroModule final : public core::PhysicsModule<D> {
 
  private:
   void add_density(int level, double* density) const;
+  template <class Visit>
+  void for_each_leaf(Visit&& visit) const;
 
   Tree& tree_;
   parallel::DistributedMesh<D, Key>& mesh_;
