@@ -80,6 +80,213 @@ std::vector<int> displacements(const std::vector<int>& counts) {
   return offsets;
 }
 
+// The owned octs of each level by packed coordinates (value: index in the level), after checking
+// the levels against meta, and the octs this rank's file needs from other ranks.
+struct OwnedOcts {
+  std::vector<std::unordered_map<std::uint64_t, std::size_t>> owned;
+  std::vector<OctId> needed;
+};
+
+OwnedOcts index_owned_octs(MPI_Comm comm, const SnapshotMeta& meta, const std::vector<SnapshotLevel>& levels,
+                           int nrank) {
+  const int ndim = meta.ndim, nchild = 1 << ndim;
+  const auto nfield = meta.fields.size();
+  const auto nlevel = static_cast<std::size_t>(meta.levelmax);
+  OwnedOcts octs;
+  octs.owned.resize(nlevel);
+  auto& owned = octs.owned;
+  run_collectively(comm, [&] {
+    KOSMO_REQUIRE(meta.ncpu == nrank,
+                  "RAMSES output: meta.ncpu = " << meta.ncpu << " but the communicator has " << nrank << " ranks");
+    KOSMO_REQUIRE(levels.size() == nlevel,
+                  "RAMSES output: " << levels.size() << " levels given, levelmax is " << nlevel);
+    for (std::size_t l = 0; l < nlevel; ++l) {
+      const auto& level = levels[l];
+      const std::size_t n = level.oct_coordinates.size() / static_cast<std::size_t>(ndim);
+      KOSMO_REQUIRE(level.level == static_cast<int>(l) + 1 &&
+                        level.son_flags.size() == n * static_cast<std::size_t>(nchild) && level.fields.size() == nfield,
+                    "RAMSES output: level " << l + 1 << " has inconsistent sizes");
+      for (const auto& values : level.fields)
+        KOSMO_REQUIRE(values.size() == n * static_cast<std::size_t>(nchild),
+                      "RAMSES output: a field of level " << l + 1 << " has the wrong size");
+      for (std::size_t o = 0; o < n; ++o) {
+        for (int d = 0; d < ndim; ++d)
+          KOSMO_REQUIRE(level.oct_coordinates[o * static_cast<std::size_t>(ndim) + static_cast<std::size_t>(d)] >= 0 &&
+                            level.oct_coordinates[o * static_cast<std::size_t>(ndim) + static_cast<std::size_t>(d)] <
+                                (std::int64_t{1} << 21),
+                        "RAMSES output: oct coordinates of level " << l + 1 << " out of range");
+        owned[l].emplace(pack_oct_key(&level.oct_coordinates[o * static_cast<std::size_t>(ndim)], ndim), o);
+      }
+    }
+    octs.needed = needed_octs(meta, levels, owned);
+  });
+  return octs;
+}
+
+// The words an exchange delivered to this rank, with each rank's count and offset in them.
+struct Exchanged {
+  std::vector<std::int64_t> words;
+  std::vector<int> counts, offsets;
+};
+
+// Every rank learns every rank's requests (they are domain surfaces, small next to the mesh).
+Exchanged gather_requests(MPI_Comm comm, const std::vector<OctId>& needed, int nrank) {
+  std::vector<std::int64_t> request;
+  for (const auto& [level, key] : needed) {
+    request.push_back(level);
+    request.push_back(static_cast<std::int64_t>(key));
+  }
+  int request_count = static_cast<int>(request.size());
+  Exchanged requests;
+  requests.counts.resize(static_cast<std::size_t>(nrank));
+  MPI_Allgather(&request_count, 1, MPI_INT, requests.counts.data(), 1, MPI_INT, comm);
+  run_collectively(comm, [&] { requests.offsets = displacements(requests.counts); });
+  requests.words.resize(static_cast<std::size_t>(requests.offsets.back()) +
+                        static_cast<std::size_t>(requests.counts.back()));
+  MPI_Allgatherv(request.data(), request_count, MPI_INT64_T, requests.words.data(), requests.counts.data(),
+                 requests.offsets.data(), MPI_INT64_T, comm);
+  return requests;
+}
+
+// The answers to the other ranks' requests for octs this rank owns, one list per requesting rank:
+// level, key, son-flag bits, then the field values' bit patterns (bit for bit).
+std::vector<std::vector<std::int64_t>> answer_requests(
+    const SnapshotMeta& meta, const std::vector<SnapshotLevel>& levels,
+    const std::vector<std::unordered_map<std::uint64_t, std::size_t>>& owned, const Exchanged& requests, int rank,
+    int nrank) {
+  const int nchild = 1 << meta.ndim;
+  const std::vector<std::int64_t>& all_requests = requests.words;
+  std::vector<std::vector<std::int64_t>> outgoing(static_cast<std::size_t>(nrank));
+  for (int source = 0; source < nrank; ++source) {
+    if (source == rank) continue;
+    const auto first = static_cast<std::size_t>(requests.offsets[static_cast<std::size_t>(source)]);
+    for (std::size_t i = first; i < first + static_cast<std::size_t>(requests.counts[static_cast<std::size_t>(source)]);
+         i += 2) {
+      const int level = static_cast<int>(all_requests[i]);
+      if (level < 1 || level > meta.levelmax) continue;
+      const auto found =
+          owned[static_cast<std::size_t>(level - 1)].find(static_cast<std::uint64_t>(all_requests[i + 1]));
+      if (found == owned[static_cast<std::size_t>(level - 1)].end()) continue;
+      const auto& from = levels[static_cast<std::size_t>(level - 1)];
+      const std::size_t o = found->second;
+      std::int64_t bits = 0;
+      for (int child = 0; child < nchild; ++child)
+        if (from.son_flags[o * static_cast<std::size_t>(nchild) + static_cast<std::size_t>(child)])
+          bits |= std::int64_t{1} << child;
+      auto& answer = outgoing[static_cast<std::size_t>(source)];
+      answer.insert(answer.end(), {all_requests[i], all_requests[i + 1], bits});
+      for (const auto& field : from.fields)
+        for (int child = 0; child < nchild; ++child) {
+          std::int64_t word = 0;
+          std::memcpy(&word, &field[o * static_cast<std::size_t>(nchild) + static_cast<std::size_t>(child)],
+                      sizeof word);
+          answer.push_back(word);
+        }
+    }
+  }
+  return outgoing;
+}
+
+// Each rank's answers to the rank that asked; returns the answers this rank receives.
+Exchanged exchange_answers(MPI_Comm comm, const std::vector<std::vector<std::int64_t>>& outgoing, int nrank) {
+  std::vector<int> send_counts(static_cast<std::size_t>(nrank));
+  Exchanged answers;
+  answers.counts.resize(static_cast<std::size_t>(nrank));
+  std::vector<std::int64_t> send;
+  for (int r = 0; r < nrank; ++r) {
+    send_counts[static_cast<std::size_t>(r)] = static_cast<int>(outgoing[static_cast<std::size_t>(r)].size());
+    send.insert(send.end(), outgoing[static_cast<std::size_t>(r)].begin(), outgoing[static_cast<std::size_t>(r)].end());
+  }
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, answers.counts.data(), 1, MPI_INT, comm);
+  std::vector<int> send_offsets;
+  run_collectively(comm, [&] {
+    send_offsets = displacements(send_counts);
+    answers.offsets = displacements(answers.counts);
+  });
+  answers.words.resize(static_cast<std::size_t>(answers.offsets.back()) +
+                       static_cast<std::size_t>(answers.counts.back()));
+  MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_INT64_T, answers.words.data(),
+                answers.counts.data(), answers.offsets.data(), MPI_INT64_T, comm);
+  return answers;
+}
+
+// The domain before the answers: owned octs in block rank + 1, every other block empty.
+RamsesDomain domain_with_owned_octs(const SnapshotMeta& meta, const std::vector<SnapshotLevel>& levels, int rank,
+                                    int nrank) {
+  const auto nfield = meta.fields.size();
+  const auto nlevel = static_cast<std::size_t>(meta.levelmax);
+  RamsesDomain domain;
+  domain.cpu = rank + 1;
+  domain.blocks.assign(nlevel, std::vector<SnapshotLevel>(static_cast<std::size_t>(nrank)));
+  for (std::size_t l = 0; l < nlevel; ++l) {
+    for (int r = 0; r < nrank; ++r) {
+      auto& block = domain.blocks[l][static_cast<std::size_t>(r)];
+      block.level = static_cast<int>(l) + 1;
+      block.fields.assign(nfield, {});
+    }
+    domain.blocks[l][static_cast<std::size_t>(rank)] = levels[l];
+  }
+  return domain;
+}
+
+// Each answer in its owner's block; every needed oct must have come from exactly one rank.
+void place_answers(MPI_Comm comm, const SnapshotMeta& meta, const std::vector<OctId>& needed,
+                   const Exchanged& answers_received, int nrank, RamsesDomain& domain) {
+  const int ndim = meta.ndim, nchild = 1 << ndim;
+  const auto nfield = meta.fields.size();
+  const std::size_t answer_words = 3 + nfield * static_cast<std::size_t>(nchild);
+  const std::vector<std::int64_t>& received = answers_received.words;
+  run_collectively(comm, [&] {
+    std::map<OctId, int> answers;
+    for (int source = 0; source < nrank; ++source) {
+      const auto first = static_cast<std::size_t>(answers_received.offsets[static_cast<std::size_t>(source)]);
+      const auto last = first + static_cast<std::size_t>(answers_received.counts[static_cast<std::size_t>(source)]);
+      for (std::size_t i = first; i + answer_words <= last; i += answer_words) {
+        const int level = static_cast<int>(received[i]);
+        ++answers[{level, static_cast<std::uint64_t>(received[i + 1])}];
+        auto& block = domain.blocks[static_cast<std::size_t>(level - 1)][static_cast<std::size_t>(source)];
+        std::int64_t c[3] = {0, 0, 0};
+        unpack(static_cast<std::uint64_t>(received[i + 1]), ndim, c);
+        block.oct_coordinates.insert(block.oct_coordinates.end(), c, c + ndim);
+        for (int child = 0; child < nchild; ++child) block.son_flags.push_back((received[i + 2] >> child) & 1);
+        for (std::size_t f = 0; f < nfield; ++f)
+          for (int child = 0; child < nchild; ++child) {
+            double value = 0.0;
+            std::memcpy(&value,
+                        &received[i + 3 + f * static_cast<std::size_t>(nchild) + static_cast<std::size_t>(child)],
+                        sizeof value);
+            block.fields[f].push_back(value);
+          }
+      }
+    }
+    for (const auto& id : needed) {
+      const auto found = answers.find(id);
+      const int count = found == answers.end() ? 0 : found->second;
+      KOSMO_REQUIRE(count == 1, "RAMSES output: the level-"
+                                    << id.first
+                                    << " oct a file needs (an ancestor or a child of an owned oct) is owned by "
+                                    << count << " ranks instead of one");
+    }
+  });
+}
+
+// numbtot(1:4, level) and ngridmax: totals over all ranks.
+void add_level_statistics(MPI_Comm comm, const SnapshotMeta& meta, const std::vector<SnapshotLevel>& levels, int nrank,
+                          RamsesDomain& domain) {
+  const int ndim = meta.ndim;
+  const auto nlevel = static_cast<std::size_t>(meta.levelmax);
+  std::vector<long long> local(nlevel), total(nlevel), lowest(nlevel), highest(nlevel);
+  for (std::size_t l = 0; l < nlevel; ++l) local[l] = static_cast<long long>(levels[l].oct_coordinates.size()) / ndim;
+  MPI_Allreduce(local.data(), total.data(), meta.levelmax, MPI_LONG_LONG, MPI_SUM, comm);
+  MPI_Allreduce(local.data(), lowest.data(), meta.levelmax, MPI_LONG_LONG, MPI_MIN, comm);
+  MPI_Allreduce(local.data(), highest.data(), meta.levelmax, MPI_LONG_LONG, MPI_MAX, comm);
+  for (std::size_t l = 0; l < nlevel; ++l) {
+    domain.ngridmax += total[l];
+    const auto clamp = [](long long value) { return static_cast<std::int32_t>(std::min<long long>(value, INT32_MAX)); };
+    domain.level_statistics.push_back({clamp(total[l]), clamp(lowest[l]), clamp(highest[l]), clamp(total[l] / nrank)});
+  }
+}
+
 }  // namespace
 
 void write_ramses_hydro_descriptor(const fs::path& directory, const SnapshotMeta& meta) {
@@ -115,157 +322,13 @@ RamsesDomain assemble_ramses_domain(MPI_Comm comm, const SnapshotMeta& meta, con
   int rank = 0, nrank = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &nrank);
-  const int ndim = meta.ndim, nchild = 1 << ndim;
-  const auto nfield = meta.fields.size();
-  const auto nlevel = static_cast<std::size_t>(meta.levelmax);
-
-  std::vector<std::unordered_map<std::uint64_t, std::size_t>> owned(nlevel);
-  std::vector<OctId> needed;
-  run_collectively(comm, [&] {
-    KOSMO_REQUIRE(meta.ncpu == nrank,
-                  "RAMSES output: meta.ncpu = " << meta.ncpu << " but the communicator has " << nrank << " ranks");
-    KOSMO_REQUIRE(levels.size() == nlevel,
-                  "RAMSES output: " << levels.size() << " levels given, levelmax is " << nlevel);
-    for (std::size_t l = 0; l < nlevel; ++l) {
-      const auto& level = levels[l];
-      const std::size_t n = level.oct_coordinates.size() / static_cast<std::size_t>(ndim);
-      KOSMO_REQUIRE(level.level == static_cast<int>(l) + 1 &&
-                        level.son_flags.size() == n * static_cast<std::size_t>(nchild) && level.fields.size() == nfield,
-                    "RAMSES output: level " << l + 1 << " has inconsistent sizes");
-      for (const auto& values : level.fields)
-        KOSMO_REQUIRE(values.size() == n * static_cast<std::size_t>(nchild),
-                      "RAMSES output: a field of level " << l + 1 << " has the wrong size");
-      for (std::size_t o = 0; o < n; ++o) {
-        for (int d = 0; d < ndim; ++d)
-          KOSMO_REQUIRE(level.oct_coordinates[o * static_cast<std::size_t>(ndim) + static_cast<std::size_t>(d)] >= 0 &&
-                            level.oct_coordinates[o * static_cast<std::size_t>(ndim) + static_cast<std::size_t>(d)] <
-                                (std::int64_t{1} << 21),
-                        "RAMSES output: oct coordinates of level " << l + 1 << " out of range");
-        owned[l].emplace(pack_oct_key(&level.oct_coordinates[o * static_cast<std::size_t>(ndim)], ndim), o);
-      }
-    }
-    needed = needed_octs(meta, levels, owned);
-  });
-
-  // 1. Every rank learns every rank's requests (they are domain surfaces, small next to the mesh).
-  std::vector<std::int64_t> request;
-  for (const auto& [level, key] : needed) {
-    request.push_back(level);
-    request.push_back(static_cast<std::int64_t>(key));
-  }
-  int request_count = static_cast<int>(request.size());
-  std::vector<int> request_counts(static_cast<std::size_t>(nrank));
-  MPI_Allgather(&request_count, 1, MPI_INT, request_counts.data(), 1, MPI_INT, comm);
-  std::vector<int> request_offsets;
-  run_collectively(comm, [&] { request_offsets = displacements(request_counts); });
-  std::vector<std::int64_t> all_requests(static_cast<std::size_t>(request_offsets.back()) +
-                                         static_cast<std::size_t>(request_counts.back()));
-  MPI_Allgatherv(request.data(), request_count, MPI_INT64_T, all_requests.data(), request_counts.data(),
-                 request_offsets.data(), MPI_INT64_T, comm);
-
-  // 2. Answers: level, key, son-flag bits, then the field values' bit patterns (bit for bit).
-  const std::size_t answer_words = 3 + nfield * static_cast<std::size_t>(nchild);
-  std::vector<std::vector<std::int64_t>> outgoing(static_cast<std::size_t>(nrank));
-  for (int source = 0; source < nrank; ++source) {
-    if (source == rank) continue;
-    const auto first = static_cast<std::size_t>(request_offsets[static_cast<std::size_t>(source)]);
-    for (std::size_t i = first; i < first + static_cast<std::size_t>(request_counts[static_cast<std::size_t>(source)]);
-         i += 2) {
-      const int level = static_cast<int>(all_requests[i]);
-      if (level < 1 || level > meta.levelmax) continue;
-      const auto found =
-          owned[static_cast<std::size_t>(level - 1)].find(static_cast<std::uint64_t>(all_requests[i + 1]));
-      if (found == owned[static_cast<std::size_t>(level - 1)].end()) continue;
-      const auto& from = levels[static_cast<std::size_t>(level - 1)];
-      const std::size_t o = found->second;
-      std::int64_t bits = 0;
-      for (int child = 0; child < nchild; ++child)
-        if (from.son_flags[o * static_cast<std::size_t>(nchild) + static_cast<std::size_t>(child)])
-          bits |= std::int64_t{1} << child;
-      auto& answer = outgoing[static_cast<std::size_t>(source)];
-      answer.insert(answer.end(), {all_requests[i], all_requests[i + 1], bits});
-      for (const auto& field : from.fields)
-        for (int child = 0; child < nchild; ++child) {
-          std::int64_t word = 0;
-          std::memcpy(&word, &field[o * static_cast<std::size_t>(nchild) + static_cast<std::size_t>(child)],
-                      sizeof word);
-          answer.push_back(word);
-        }
-    }
-  }
-  std::vector<int> send_counts(static_cast<std::size_t>(nrank)), receive_counts(static_cast<std::size_t>(nrank));
-  std::vector<std::int64_t> send;
-  for (int r = 0; r < nrank; ++r) {
-    send_counts[static_cast<std::size_t>(r)] = static_cast<int>(outgoing[static_cast<std::size_t>(r)].size());
-    send.insert(send.end(), outgoing[static_cast<std::size_t>(r)].begin(), outgoing[static_cast<std::size_t>(r)].end());
-  }
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm);
-  std::vector<int> send_offsets, receive_offsets;
-  run_collectively(comm, [&] {
-    send_offsets = displacements(send_counts);
-    receive_offsets = displacements(receive_counts);
-  });
-  std::vector<std::int64_t> received(static_cast<std::size_t>(receive_offsets.back()) +
-                                     static_cast<std::size_t>(receive_counts.back()));
-  MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_INT64_T, received.data(),
-                receive_counts.data(), receive_offsets.data(), MPI_INT64_T, comm);
-
-  // 3. The domain: owned octs in block rank + 1, each answer in its owner's block.
-  RamsesDomain domain;
-  domain.cpu = rank + 1;
-  domain.blocks.assign(nlevel, std::vector<SnapshotLevel>(static_cast<std::size_t>(nrank)));
-  for (std::size_t l = 0; l < nlevel; ++l) {
-    for (int r = 0; r < nrank; ++r) {
-      auto& block = domain.blocks[l][static_cast<std::size_t>(r)];
-      block.level = static_cast<int>(l) + 1;
-      block.fields.assign(nfield, {});
-    }
-    domain.blocks[l][static_cast<std::size_t>(rank)] = levels[l];
-  }
-  run_collectively(comm, [&] {
-    std::map<OctId, int> answers;
-    for (int source = 0; source < nrank; ++source) {
-      const auto first = static_cast<std::size_t>(receive_offsets[static_cast<std::size_t>(source)]);
-      const auto last = first + static_cast<std::size_t>(receive_counts[static_cast<std::size_t>(source)]);
-      for (std::size_t i = first; i + answer_words <= last; i += answer_words) {
-        const int level = static_cast<int>(received[i]);
-        ++answers[{level, static_cast<std::uint64_t>(received[i + 1])}];
-        auto& block = domain.blocks[static_cast<std::size_t>(level - 1)][static_cast<std::size_t>(source)];
-        std::int64_t c[3] = {0, 0, 0};
-        unpack(static_cast<std::uint64_t>(received[i + 1]), ndim, c);
-        block.oct_coordinates.insert(block.oct_coordinates.end(), c, c + ndim);
-        for (int child = 0; child < nchild; ++child) block.son_flags.push_back((received[i + 2] >> child) & 1);
-        for (std::size_t f = 0; f < nfield; ++f)
-          for (int child = 0; child < nchild; ++child) {
-            double value = 0.0;
-            std::memcpy(&value,
-                        &received[i + 3 + f * static_cast<std::size_t>(nchild) + static_cast<std::size_t>(child)],
-                        sizeof value);
-            block.fields[f].push_back(value);
-          }
-      }
-    }
-    for (const auto& id : needed) {
-      const auto found = answers.find(id);
-      const int count = found == answers.end() ? 0 : found->second;
-      KOSMO_REQUIRE(count == 1, "RAMSES output: the level-"
-                                    << id.first
-                                    << " oct a file needs (an ancestor or a child of an owned oct) is owned by "
-                                    << count << " ranks instead of one");
-    }
-  });
-
-  // 4. numbtot(1:4, level) and ngridmax: totals over all ranks.
-  std::vector<long long> local(nlevel), total(nlevel), lowest(nlevel), highest(nlevel);
-  for (std::size_t l = 0; l < nlevel; ++l) local[l] = static_cast<long long>(levels[l].oct_coordinates.size()) / ndim;
-  MPI_Allreduce(local.data(), total.data(), meta.levelmax, MPI_LONG_LONG, MPI_SUM, comm);
-  MPI_Allreduce(local.data(), lowest.data(), meta.levelmax, MPI_LONG_LONG, MPI_MIN, comm);
-  MPI_Allreduce(local.data(), highest.data(), meta.levelmax, MPI_LONG_LONG, MPI_MAX, comm);
-  for (std::size_t l = 0; l < nlevel; ++l) {
-    domain.ngridmax += total[l];
-    const auto clamp = [](long long value) { return static_cast<std::int32_t>(std::min<long long>(value, INT32_MAX)); };
-    domain.level_statistics.push_back({clamp(total[l]), clamp(lowest[l]), clamp(highest[l]), clamp(total[l] / nrank)});
-  }
+  const OwnedOcts octs = index_owned_octs(comm, meta, levels, nrank);
+  const Exchanged requests = gather_requests(comm, octs.needed, nrank);
+  const auto outgoing = answer_requests(meta, levels, octs.owned, requests, rank, nrank);
+  const Exchanged answers = exchange_answers(comm, outgoing, nrank);
+  RamsesDomain domain = domain_with_owned_octs(meta, levels, rank, nrank);
+  place_answers(comm, meta, octs.needed, answers, nrank, domain);
+  add_level_statistics(comm, meta, levels, nrank, domain);
   return domain;
 }
 

@@ -92,23 +92,22 @@ constexpr int power_of_three() {
   return D == 1 ? 3 : (D == 2 ? 9 : 27);
 }
 
-}  // namespace
+// The selected particles sorted by host oct: order[bucket[o] .. bucket[o + 1]) are the particles
+// hosted by oct o, in particle order.
+struct HostBuckets {
+  std::vector<std::size_t> bucket;
+  std::vector<std::size_t> order;
+};
 
 template <int D, class Key>
-std::size_t deposit_density(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level, int density_field,
-                            LevelSelection selection) {
-  using Tree = core::OctTree<D, Key>;
-  using Codec = typename Tree::Codec;
-  constexpr int corners = Tree::cells_per_oct;
-  KOSMO_REQUIRE(level >= 1 && level <= tree.levelmax(),
-                "particles: deposit at level " << level << " outside [1, " << tree.levelmax() << "]");
+HostBuckets sort_by_host_oct(const core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level,
+                             LevelSelection selection) {
   const std::size_t n = particles.size();
   const std::span<const core::OctIndex> particle_oct = particles.oct();
-  const std::span<const double> mass = particles.mass();
   const std::span<const Family> family = particles.family();
 
-  // 1. Host oct of each selected particle: its ancestor at `level` (RAMSES: the level-l grid whose
-  //    linked list holds the particle while level l is being solved).
+  // Host oct of each selected particle: its ancestor at `level` (RAMSES: the level-l grid whose
+  // linked list holds the particle while level l is being solved).
   std::vector<core::OctIndex> host(n, core::no_oct);
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
@@ -118,26 +117,45 @@ std::size_t deposit_density(core::OctTree<D, Key>& tree, const ParticleSet<D>& p
     host[i] = o;
   }
 
-  // 2. Stable counting sort of the selected particles by host oct.
+  // Stable counting sort of the selected particles by host oct.
   const std::size_t capacity = tree.oct_capacity();
-  std::vector<std::size_t> bucket(capacity + 1, 0);
+  HostBuckets buckets;
+  std::vector<std::size_t>& bucket = buckets.bucket;
+  bucket.assign(capacity + 1, 0);
   for (std::size_t i = 0; i < n; ++i)
     if (host[i] != core::no_oct) ++bucket[static_cast<std::size_t>(host[i]) + 1];
   for (std::size_t o = 0; o < capacity; ++o) bucket[o + 1] += bucket[o];
   const std::size_t count = bucket[capacity];
-  std::vector<std::size_t> order(count);
+  std::vector<std::size_t>& order = buckets.order;
+  order.resize(count);
   {
     std::vector<std::size_t> next(bucket.begin(), bucket.end() - 1);
     for (std::size_t i = 0; i < n; ++i)
       if (host[i] != core::no_oct) order[next[static_cast<std::size_t>(host[i])]++] = i;
   }
-  if (count == 0) return 0;
+  return buckets;
+}
 
-  // 3. Cloud cells and mass shares m w, in bucket order (RAMSES cic_amr: vol(j,ind), indp(j,ind)).
+// Each sorted particle's cloud cells and mass shares m w, 2^D slots per particle in bucket order
+// (RAMSES cic_amr: vol(j,ind), indp(j,ind)); coarse marks a share onto a level-(l-1) cell.
+struct CloudShares {
+  std::vector<core::CellIndex> cloud_cell;
+  std::vector<double> share;
+  std::vector<std::uint8_t> coarse;
+};
+
+template <int D, class Key>
+CloudShares resolve_cloud_shares(const core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level,
+                                 const std::vector<std::size_t>& order) {
+  constexpr int corners = core::OctTree<D, Key>::cells_per_oct;
+  const std::size_t count = order.size();
+  const std::span<const double> mass = particles.mass();
   const CloudResolver<D, Key> resolver(tree, level);
-  std::vector<core::CellIndex> cloud_cell(count * corners);
-  std::vector<double> share(count * corners);
-  std::vector<std::uint8_t> coarse(count * corners);
+  CloudShares shares{std::vector<core::CellIndex>(count * corners), std::vector<double>(count * corners),
+                     std::vector<std::uint8_t>(count * corners)};
+  std::vector<core::CellIndex>& cloud_cell = shares.cloud_cell;
+  std::vector<double>& share = shares.share;
+  std::vector<std::uint8_t>& coarse = shares.coarse;
   std::atomic<bool> ungraded{false};
 #pragma omp parallel for schedule(static)
   for (std::size_t p = 0; p < count; ++p) {
@@ -155,15 +173,20 @@ std::size_t deposit_density(core::OctTree<D, Key>& tree, const ParticleSet<D>& p
                                       << level
                                       << " found a cloud cell with no cell at this level or the one below "
                                          "(the octree must be 2:1 graded)");
+  return shares;
+}
 
-  // 4. Gather onto the level's octs (owned and ghost): each oct sums, for its own cells, the
-  //    shares of the particles of its 3^D neighbour octs, in neighbour then bucket order.
-  double* rho = tree.field(density_field);
-  const double volume = [&] {
-    double v = 1.0;
-    for (int d = 0; d < D; ++d) v *= tree.cell_size(level);
-    return v;
-  }();
+// Gather onto the level's octs (owned and ghost): each oct sums, for its own cells, the shares of
+// the particles of its 3^D neighbour octs, in neighbour then bucket order.
+template <int D, class Key>
+void gather_onto_level_octs(const core::OctTree<D, Key>& tree, int level, const std::vector<std::size_t>& bucket,
+                            const CloudShares& shares, double* rho, double volume) {
+  using Tree = core::OctTree<D, Key>;
+  using Codec = typename Tree::Codec;
+  constexpr int corners = Tree::cells_per_oct;
+  const std::vector<core::CellIndex>& cloud_cell = shares.cloud_cell;
+  const std::vector<double>& share = shares.share;
+  const std::vector<std::uint8_t>& coarse = shares.coarse;
   std::vector<core::OctIndex> targets(tree.octs_at_level(level));
   targets.insert(targets.end(), tree.ghost_octs_at_level(level).begin(), tree.ghost_octs_at_level(level).end());
   const typename Tree::Coordinates extent = tree.extent(level);
@@ -205,24 +228,48 @@ std::size_t deposit_density(core::OctTree<D, Key>& tree, const ParticleSet<D>& p
     if (!touched) continue;
     for (int c = 0; c < corners; ++c) rho[Tree::cell_index(target, c)] += sum[static_cast<std::size_t>(c)] / volume;
   }
+}
 
-  // 5. Fallback shares onto level-(l-1) cells: few (coarse-fine boundaries only), summed per cell
-  //    in bucket order after a sort on (cell, slot), which has a unique result.
+// Fallback shares onto level-(l-1) cells: few (coarse-fine boundaries only), summed per cell in
+// bucket order after a sort on (cell, slot), which has a unique result.
+template <int D>
+void deposit_fallback_shares(const CloudShares& shares, double* rho, double volume) {
+  constexpr int corners = 1 << D;
   std::vector<std::pair<core::CellIndex, std::size_t>> fallback;
-  for (std::size_t slot = 0; slot < coarse.size(); ++slot)
-    if (coarse[slot]) fallback.emplace_back(cloud_cell[slot], slot);
-  if (!fallback.empty()) {
-    std::sort(fallback.begin(), fallback.end());
-    const double coarse_volume = volume * static_cast<double>(corners);  // h_{l-1} = 2 h_l exactly
-    for (std::size_t first = 0; first < fallback.size();) {
-      const core::CellIndex cell = fallback[first].first;
-      double sum = 0.0;
-      std::size_t last = first;
-      for (; last < fallback.size() && fallback[last].first == cell; ++last) sum += share[fallback[last].second];
-      rho[cell] += sum / coarse_volume;
-      first = last;
-    }
+  for (std::size_t slot = 0; slot < shares.coarse.size(); ++slot)
+    if (shares.coarse[slot]) fallback.emplace_back(shares.cloud_cell[slot], slot);
+  if (fallback.empty()) return;
+  std::sort(fallback.begin(), fallback.end());
+  const double coarse_volume = volume * static_cast<double>(corners);  // h_{l-1} = 2 h_l exactly
+  for (std::size_t first = 0; first < fallback.size();) {
+    const core::CellIndex cell = fallback[first].first;
+    double sum = 0.0;
+    std::size_t last = first;
+    for (; last < fallback.size() && fallback[last].first == cell; ++last) sum += shares.share[fallback[last].second];
+    rho[cell] += sum / coarse_volume;
+    first = last;
   }
+}
+
+}  // namespace
+
+template <int D, class Key>
+std::size_t deposit_density(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level, int density_field,
+                            LevelSelection selection) {
+  KOSMO_REQUIRE(level >= 1 && level <= tree.levelmax(),
+                "particles: deposit at level " << level << " outside [1, " << tree.levelmax() << "]");
+  const HostBuckets buckets = sort_by_host_oct(tree, particles, level, selection);
+  const std::size_t count = buckets.order.size();
+  if (count == 0) return 0;
+  const CloudShares shares = resolve_cloud_shares(tree, particles, level, buckets.order);
+  double* rho = tree.field(density_field);
+  const double volume = [&] {
+    double v = 1.0;
+    for (int d = 0; d < D; ++d) v *= tree.cell_size(level);
+    return v;
+  }();
+  gather_onto_level_octs(tree, level, buckets.bucket, shares, rho, volume);
+  deposit_fallback_shares<D>(shares, rho, volume);
   return count;
 }
 
