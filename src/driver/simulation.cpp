@@ -108,22 +108,27 @@ void Simulation<D>::set_initial_particles(particles::ParticleSet<D> particles) {
 
 template <int D>
 void Simulation<D>::refresh_ghosts(int level, core::GhostStage stage) {
-  const std::vector<int> fields = tree_.fields().ghost_fields(stage);
+  const std::vector<int>& fields = ghost_fields_[stage_index(stage)];
   if (fields.empty() || !mesh_.distributed()) return;
   const auto start = Clock::now();
   mesh_.exchange_fields(tree_, level, fields);
   timers_.add("ghost exchange", start);
 }
 
-// The mass criterion (RAMSES m_refine, with the Poisson source's mass: gas plus particles).
+// The mass criterion (RAMSES m_refine, with the Poisson source's mass: gas plus particles). The
+// density scratch is kept between calls and cleared on the level's owned cells only, which are the
+// only ones the modules add to.
 template <int D>
 void Simulation<D>::flag_by_mass(int level, std::vector<std::uint8_t>& wanted) {
   const double m_refine = m_refine_[static_cast<std::size_t>(level - 1)];
   if (!(m_refine > -1.0)) return;
-  std::vector<double> density(tree_.oct_capacity() * Tree::cells_per_oct, 0.0);
-  for_each_module([&](Module& m) { m.add_refinement_density(level, density.data()); });  // collective
+  refinement_density_.resize(std::max(refinement_density_.size(), tree_.oct_capacity() * Tree::cells_per_oct));
+  double* density = refinement_density_.data();
+  const auto& octs = tree_.octs_at_level(level);
+  for (core::OctIndex o : octs) std::fill_n(density + Tree::cell_index(o, 0), Tree::cells_per_oct, 0.0);
+  for_each_module([&](Module& m) { m.add_refinement_density(level, density); });  // collective
   const double dx = tree_.cell_size(level);
-  for (core::OctIndex o : tree_.octs_at_level(level))
+  for (core::OctIndex o : octs)
     for (int c = 0; c < Tree::cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(o, c);
       if (hydro::mass_refine(density[cell], dx, m_refine, mass_sph_)) wanted[cell] = 1;
@@ -134,7 +139,11 @@ void Simulation<D>::flag_by_mass(int level, std::vector<std::uint8_t>& wanted) {
 // (RAMSES geometry_refine: the region only permits refinement inside it).
 template <int D>
 void Simulation<D>::flag_cells(const Tree& tree, int level, std::vector<std::uint8_t>& flags) {
-  std::vector<std::uint8_t> wanted(flags.size(), 0);
+  // The criteria's own flags, apart from those regrid already holds (grading requests from finer
+  // levels), which the region must not clear. Kept between calls; cleared on the level's owned cells.
+  std::vector<std::uint8_t>& wanted = wanted_flags_;
+  wanted.resize(std::max(wanted.size(), flags.size()));
+  for (core::OctIndex o : tree.octs_at_level(level)) std::fill_n(wanted.begin() + static_cast<std::ptrdiff_t>(Tree::cell_index(o, 0)), Tree::cells_per_oct, 0);
   flag_by_mass(level, wanted);
   for_each_module([&](Module& m) { m.flag_cells(level, wanted); });
   const core::RefineRegion& region = regions_[static_cast<std::size_t>(level - 1)];
@@ -201,6 +210,9 @@ void Simulation<D>::connect_modules() {
   for (const auto& m : modules_) modules.push_back(m.get());
   for_each_module([&](Module& m) { m.connect(modules); });
   connected_ = true;
+  // No field is registered after connect: the ghost lists of each stage are fixed from here on.
+  for (core::GhostStage stage : {core::GhostStage::after_force_update, core::GhostStage::after_kicks, core::GhostStage::after_source_terms})
+    ghost_fields_[stage_index(stage)] = tree_.fields().ghost_fields(stage);
 }
 
 template <int D>

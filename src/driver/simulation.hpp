@@ -9,6 +9,7 @@
 // by the physics tests.
 #include <mpi.h>
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -132,12 +133,20 @@ class Simulation {
     for (const auto& module : modules_) stage(*module);
   }
 
+  static std::size_t stage_index(core::GhostStage stage) {
+    return stage == core::GhostStage::after_force_update ? 0 : (stage == core::GhostStage::after_kicks ? 1 : 2);
+  }
+
   core::ParameterSet params_;
   parallel::DistributedMesh<D, Key> mesh_;
   Tree tree_;
   core::Timers timers_;
   std::vector<std::unique_ptr<Module>> modules_;
   bool connected_ = false;
+  std::array<std::vector<int>, 3> ghost_fields_;  // per GhostStage, fixed by connect_modules()
+  // Scratch of the refinement criteria, per cell, reused between regrids.
+  std::vector<std::uint8_t> wanted_flags_;
+  std::vector<double> refinement_density_;
   std::shared_ptr<const cosmology::CosmologicalModel> cosmology_;
   core::RefinementSettings refinement_;
   std::vector<core::RefineRegion> regions_;

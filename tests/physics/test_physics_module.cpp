@@ -124,12 +124,16 @@ TEST(PhysicsModule, ModuleAttributeSurvivesSnapshotAndRestart) {
   const auto& before = sim->particles()->set();
   const auto& after = again->particles()->set();
   ASSERT_EQ(after.size(), before.size());
+  std::size_t matched = 0;
   for (std::size_t i = 0; i < after.size(); ++i)
     for (std::size_t j = 0; j < before.size(); ++j)
       if (after.id()[i] == before.id()[j]) {
+        ++matched;
+        EXPECT_GT(after.values<double>("time_in_field")[i], 0.0);
         EXPECT_EQ(after.values<double>("time_in_field")[i], before.values<double>("time_in_field")[j]);
         EXPECT_EQ(after.velocity(0)[i], before.velocity(0)[j]);
       }
+  EXPECT_EQ(matched, before.size());
   // Both runs continue identically: the attribute and the fields came back bit for bit.
   advance_to(*sim, 0.5);
   advance_to(*again, 0.5);
