@@ -1,12 +1,13 @@
 #pragma once
 // Gravitational acceleration g = -grad(phi) on the cells of one AMR level (RAMSES force_fine), with
 // RAMSES' five-point centred difference along each axis (FivePointGradient, potential_gradient.hpp).
-// The four values along an axis come from the oct's 3^D neighbourhood (its 6^D block of cells). Where
+// The four values along an axis come from the oct and its face neighbours (in its 6^D block of cells). Where
 // a neighbour oct does not exist (coarse-fine boundary) its cells take phi interpolated from the
 // coarser level (RAMSES interpol_phi; here triquadratic, coarse_interpolation.hpp). Outside a
 // non-periodic box phi is continued linearly.
 // No MPI: phi must be valid on the owned and ghost cells of `level` and `level - 1`.
 #include <array>
+#include <optional>
 #include <span>
 
 #include "core/oct_stencil_cache.hpp"
@@ -30,14 +31,15 @@ void compute_acceleration(core::OctTree<D, Key>& tree, const core::OctStencilCac
   for (int d = 0; d < D; ++d) out[static_cast<std::size_t>(d)] = tree.field(acceleration_fields[static_cast<std::size_t>(d)]);
   auto stride = [](int d) { return d == 0 ? 1 : (d == 1 ? width : width * width); };
 
-  // phi at the coarse cell `coarse`, interpolated to its child `child` (RAMSES interpol_phi).
-  auto interpolated = [&](core::CellIndex coarse, int child) {
-    std::array<double, D> offset{};
-    for (int d = 0; d < D; ++d) offset[static_cast<std::size_t>(d)] = ((child >> d) & 1) ? 0.25 : -0.25;
-    double value = phi[coarse];
-    coarse_potential<D, Key>(tree, level - 1, tree.cell_coordinates(coarse), offset, phi, value);
-    return value;
-  };
+  // The five-point stencil along an axis reads only the oct's own cells and those of its 2D face
+  // neighbours (never an edge or corner neighbour), so only those are gathered.
+  std::array<int, 2 * D + 1> gathered{};
+  int ngathered = 0;
+  for (int k = 0; k < Stencil::neighbours; ++k) {
+    int nonzero = 0;
+    for (int d = 0; d < D; ++d) nonzero += Stencil::offset_along(k, d) != 0 ? 1 : 0;
+    if (nonzero <= 1) gathered[static_cast<std::size_t>(ngathered++)] = k;
+  }
 
 #pragma omp parallel
   {
@@ -46,15 +48,25 @@ void compute_acceleration(core::OctTree<D, Key>& tree, const core::OctStencilCac
 #pragma omp for schedule(static)
     for (std::size_t i = 0; i < stencil.size(); ++i) {
       present.fill(false);
-      for (int k = 0; k < Stencil::neighbours; ++k) {
+      for (int g = 0; g < ngathered; ++g) {
+        const int k = gathered[static_cast<std::size_t>(g)];
         const core::OctIndex neighbour = stencil.neighbour_oct(i, k);
         const core::CellIndex coarse = stencil.coarse_cell(i, k);
         if (neighbour == core::no_oct && coarse < 0) continue;  // outside a non-periodic box
+        // A missing neighbour oct takes phi interpolated from the coarser cell it would refine
+        // (RAMSES interpol_phi), gathered once for its 2^D children.
+        std::optional<CoarseNeighbourhood<D, Key>> interpolation;
+        if (neighbour == core::no_oct) interpolation.emplace(tree, level - 1, tree.cell_coordinates(coarse), phi);
         for (int c = 0; c < Tree::cells_per_oct; ++c) {
           int index = 0;
           for (int d = 0; d < D; ++d) index += (2 * (Stencil::offset_along(k, d) + 1) + ((c >> d) & 1)) * stride(d);
-          block[static_cast<std::size_t>(index)] =
-              neighbour != core::no_oct ? phi[Tree::cell_index(neighbour, c)] : interpolated(coarse, c);
+          double value = 0.0;
+          if (neighbour != core::no_oct) {
+            value = phi[Tree::cell_index(neighbour, c)];
+          } else {
+            value = interpolation->usable() ? interpolation->child_value(c) : phi[coarse];
+          }
+          block[static_cast<std::size_t>(index)] = value;
           present[static_cast<std::size_t>(index)] = true;
         }
       }
