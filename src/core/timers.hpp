@@ -14,7 +14,17 @@ class Timers {
   void add(const std::string& name, std::chrono::steady_clock::time_point start) {
     add_seconds(name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
+  // For a section that contains timed sections: adds the time since `start` minus what was recorded
+  // since `recorded_at_start` (the value of recorded() at `start`), so that no second is counted
+  // twice and the table's "other" is what no timer covers.
+  void add_exclusive(const std::string& name, std::chrono::steady_clock::time_point start, double recorded_at_start) {
+    const double inner = recorded_ - recorded_at_start;
+    add_seconds(name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - inner);
+  }
+  // Seconds recorded so far, all timers together.
+  double recorded() const { return recorded_; }
   void add_seconds(const std::string& name, double seconds) {
+    recorded_ += seconds;
     for (auto& [n, s] : entries_)
       if (n == name) {
         s += seconds;
@@ -47,6 +57,7 @@ class Timers {
 
  private:
   std::vector<std::pair<std::string, double>> entries_;
+  double recorded_ = 0.0;
 };
 
 }  // namespace kosmo::core

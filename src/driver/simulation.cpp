@@ -184,12 +184,11 @@ template <int D>
 void Simulation<D>::regrid(int min_level) {
   if (tree_.levelmax() <= min_level) return;
   const auto start = Clock::now();
-  const double before = timers_.seconds("refine - redistribute octs");
+  const double recorded = timers_.recorded();
   regrid_and_redistribute(min_level);
   for_each_module([](Module& m) { m.after_regrid(); });
-  // "refine" is the regrid itself; the redistribution has its own line.
-  timers_.add_seconds("refine", std::chrono::duration<double>(Clock::now() - start).count() -
-                                    (timers_.seconds("refine - redistribute octs") - before));
+  // "refine" is the regrid itself; the redistribution and the modules' updates have their own lines.
+  timers_.add_exclusive("refine", start, recorded);
 }
 
 // The forces of a state without history, level by level from levelmin (after the initial
@@ -219,6 +218,7 @@ template <int D>
 void Simulation<D>::initialise() {
   connect_modules();
   const auto start = Clock::now();
+  const double recorded = timers_.recorded();
   // RAMSES init_refine: refine, then set the analytic state on every cell, until nothing changes.
   for_each_module([](Module& m) { m.set_initial_state(); });
   for_each_module([](Module& m) { m.begin_initial_state(); });
@@ -234,7 +234,7 @@ void Simulation<D>::initialise() {
     tree_.compact();
     for_each_module([](Module& m) { m.after_regrid(); });
   }
-  timers_.add("initial conditions", start);
+  timers_.add_exclusive("initial conditions", start, recorded);
   initial_forces();
 }
 
@@ -242,6 +242,7 @@ template <int D>
 void Simulation<D>::restart(const io::RestartShare& share) {
   connect_modules();
   const auto start = Clock::now();
+  const double recorded = timers_.recorded();
   const io::SnapshotMeta& m = share.meta;
   const std::string file = io::output_directory_name(m.output_number);
   const auto& g = tree_.geometry();
@@ -290,7 +291,7 @@ void Simulation<D>::restart(const io::RestartShare& share) {
   } else {
     for_each_module([](Module& module) { module.after_redistribution(); });
   }
-  timers_.add("restart", start);
+  timers_.add_exclusive("restart", start, recorded);
   // A snapshot without the forces (a RAMSES-format output, a run without gravity): solved afresh.
   if (!recompute.empty()) initial_forces();
 }
@@ -417,8 +418,9 @@ void Simulation<D>::advance(double dt) {
   }
   if (mesh_.distributed() && nremap_ > 0 && step_ > 0 && step_ % nremap_ == 0) {
     const auto start = Clock::now();
+    const double recorded = timers_.recorded();
     balance_load();
-    timers_.add("load balance", start);
+    timers_.add_exclusive("load balance", start, recorded);
   }
   amr_step(refinement_.levelmin, time_, dt, 1);
   time_ += dt;

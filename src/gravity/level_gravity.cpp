@@ -290,6 +290,7 @@ void LevelGravity<D>::solve_level(int level, std::optional<double> time) {
     const std::vector<double> coarse_potential = extrapolate_coarser_potential(level, time);
     timers_.add("gravity - time extrapolation", start);
     start = Clock::now();
+    const double recorded = timers_.recorded();  // the particles' deposit has its own line
     set_source(level);
     gravity::OctreeMultigridReport report{};
     if (level == levelmin_ && use_fftw_) {
@@ -301,7 +302,7 @@ void LevelGravity<D>::solve_level(int level, std::optional<double> time) {
       }
       fft_->solve(tree_, source_, phi_);
       report.converged = true;
-      timers_.add("gravity - base level FFT", start);
+      timers_.add_exclusive("gravity - base level FFT", start, recorded);
     } else {
       if (isolated_ && level == levelmin_) set_monopole_boundary();
       report = multigrid_->solve(level, phi_, source_);
@@ -309,7 +310,7 @@ void LevelGravity<D>::solve_level(int level, std::optional<double> time) {
                                                                                << report.vcycles << " V-cycles (residual "
                                                                                << report.final_residual << " of "
                                                                                << report.initial_residual << ")");
-      timers_.add("gravity - multigrid", start);
+      timers_.add_exclusive("gravity - multigrid", start, recorded);
     }
     reports_[static_cast<std::size_t>(level)] = report;
     start = Clock::now();
