@@ -55,6 +55,19 @@ int OctTree<D, Key>::add_field(const FieldInfo& info) {
   return id;
 }
 
+// The pool grows by an eighth at a time, not by std::vector's doubling: a mesh that grows to N octs
+// then holds at most 1.125 N octs' worth of fields instead of up to 2 N (RAMSES preallocates
+// ngridmax; seeds/000 App. C counts bytes per oct in use).
+template <int D, class Key>
+void OctTree<D, Key>::reserve_octs(std::size_t octs) {
+  keys_.reserve(octs);
+  levels_.reserve(octs);
+  roles_.reserve(octs);
+  father_octs_.reserve(octs);
+  sons_.reserve(octs * cells_per_oct);
+  for (auto& values : field_values_) values.reserve(octs * cells_per_oct);
+}
+
 template <int D, class Key>
 OctIndex OctTree<D, Key>::allocate_oct() {
   OctIndex o;
@@ -65,12 +78,16 @@ OctIndex OctTree<D, Key>::allocate_oct() {
     o = static_cast<OctIndex>(keys_.size());
     KOSMO_REQUIRE(keys_.size() < static_cast<std::size_t>(INT32_MAX / cells_per_oct),
                   "octree: more octs than a 32-bit oct index can address on one rank");
+    if (keys_.size() == keys_.capacity()) reserve_octs(keys_.size() + keys_.size() / 8 + 64);
     keys_.push_back(0);
     levels_.push_back(0);
     roles_.push_back(0);
     father_octs_.push_back(no_oct);
     sons_.resize(sons_.size() + cells_per_oct, no_oct);
-    for (auto& values : field_values_) values.resize(sons_.size(), 0.0);
+    for (auto& values : field_values_) {
+      if (values.capacity() < sons_.size()) values.reserve(keys_.capacity() * cells_per_oct);  // a field added since
+      values.resize(sons_.size(), 0.0);
+    }
   }
   const auto first = static_cast<std::size_t>(cell_index(o, 0));
   std::fill_n(sons_.begin() + static_cast<std::ptrdiff_t>(first), cells_per_oct, no_oct);

@@ -132,6 +132,7 @@ class OctTree {
 
  private:
   OctIndex allocate_oct();
+  void reserve_octs(std::size_t octs);
 
   Geometry geometry_;
   FieldRegistry registry_;

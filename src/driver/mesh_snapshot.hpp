@@ -45,6 +45,7 @@ std::vector<io::SnapshotLevel> snapshot_levels(const core::OctTree<D, Key>& tree
     level.restart_fields.assign(restart_fields.size(), {});
     std::vector<double> values;
     for (auto& values : level.fields) values.reserve((last - first) * Tree::cells_per_oct);
+    for (auto& values : level.restart_fields) values.reserve((last - first) * Tree::cells_per_oct);
     for (std::size_t i = first; i < last; ++i) {
       const core::OctIndex o = octs[i];
       const auto c = tree.coordinates(o);
