@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "core/error.hpp"
@@ -24,7 +25,7 @@ LevelParticles<D>::LevelParticles(const core::ParameterSet& params, Tree& tree, 
                                   core::Timers& timers)
     : tree_(tree), mesh_(mesh), timers_(timers), courant_factor_(params.get_real("HYDRO_PARAMS", "courant_factor")) {
   density_field_ = tree_.add_field(core::scalar_field("particle_density").owned_by("particles").comoving(-3).transient());
-  cell_mass_field_ = tree_.add_field(core::scalar_field("particle_mass").owned_by("particles").transient());
+  refinement_field_ = tree_.add_field(core::scalar_field("particle_refinement_density").owned_by("particles").transient());
 }
 
 template <int D>
@@ -127,22 +128,33 @@ void LevelParticles<D>::deposit(int level, int field) {
   timers_.add("particles - deposit", start);
 }
 
+// RAMSES' quasi-Lagrangian criterion (pm/rho_fine.f90, rho_fine and cic_amr; amr/flag_utils.f90,
+// poisson_refine): rho_fine(l) deposits, with the cloud-in-cell kernel of the Poisson source, every
+// particle in the level-l grids' lists (the particles at level l and finer) into phi on the level-l
+// cells; a cloud share whose level-l cell does not exist is dropped (cic_amr: igrid == 0); ghost
+// contributions are added to their owners (make_virtual_reverse_dp). What a particle adds is its
+// cloud weight vol(j,ind), not its mass: a dark-matter particle counts one whatever its mass; other
+// massive particles (stars) count m / mass_sph; tracers nothing. The gas adds rho h^3 / mass_sph
+// (hydro/hydro_module.cpp; kosmo's driver compares in density units). A cell refines when
+// phi >= m_refine(l) (cpu_map2 = 1). Here the count is scaled by mass_sph / h^D so that the driver's
+// density test rho >= m_refine mass_sph / h^3 applies to the sum of gas and particles unchanged.
+// RAMSES evaluates phi when rho_fine runs at the start of the level's step and flags at its end;
+// kosmo counts at the regrid, on the positions of that moment, which a restart reproduces.
 template <int D>
-void LevelParticles<D>::cell_masses(int level, int field) {
+void LevelParticles<D>::refinement_count(int level, int field) {
   clear_field<D>(tree_, level, field);
-  double* mass = tree_.field(field);
-  const double h = tree_.cell_size(level);
-  // The cell is found from the position, not from the particle's located oct: this runs inside a
-  // regrid, between the flagging of two levels, when finer octs may already be gone. A particle in a
-  // coarser leaf has no cell at this level and adds nothing.
-  // Serial: each particle adds to one cell, in particle order, so the sums do not depend on threads.
+  std::vector<double> charge(set_.size(), 0.0);
+  const std::span<const particles::Family> family = set_.family();
+  const std::span<const double> mass = set_.mass();
   for (std::size_t i = 0; i < set_.size(); ++i) {
-    if (set_.family()[i] == particles::Family::tracer) continue;
-    typename Tree::Coordinates c{};
-    for (int d = 0; d < D; ++d) c[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor(set_.position(d)[i] / h));
-    const core::CellIndex cell = tree_.find_cell(level, c);
-    if (cell != core::no_cell) mass[cell] += set_.mass()[i];
+    if (family[i] == particles::Family::dark_matter) {
+      charge[i] = refinement_mass_unit_;
+    } else if (family[i] != particles::Family::tracer) {
+      charge[i] = mass[i];
+    }
   }
+  particles::deposit_charge<D, Key>(tree_, set_, level, field, particles::LevelSelection::level_and_finer, charge,
+                                    particles::MissingCloudCells::dropped);
   if (mesh_.distributed()) {
     const int fields[1] = {field};
     mesh_.reverse_accumulate(tree_, level, fields);
@@ -248,14 +260,17 @@ void LevelParticles<D>::add_source_density(int level, double* density) {
 
 template <int D>
 void LevelParticles<D>::add_refinement_density(int level, double* density) {
-  cell_masses(level, cell_mass_field_);  // collective
-  const double* mass = tree_.field(cell_mass_field_);
+  refinement_count(level, refinement_field_);  // collective
+  const double* count = tree_.field(refinement_field_);
+  // The deposit divides by h^D, the driver's threshold by h^3 (RAMSES vol_loc = dx^3 in any ndim).
+  const double h = tree_.cell_size(level);
   double volume = 1.0;
-  for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
+  for (int d = 0; d < D; ++d) volume *= h;
+  const double to_cube = D == 3 ? 1.0 : volume / (h * h * h);
   for (core::OctIndex o : tree_.octs_at_level(level))
     for (int c = 0; c < Tree::cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(o, c);
-      density[cell] += mass[cell] / volume;
+      density[cell] += count[cell] * to_cube;
     }
 }
 

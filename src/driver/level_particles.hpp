@@ -42,8 +42,8 @@ class LevelParticles final : public core::PhysicsModule<D> {
   using Tree = core::OctTree<D, Key>;
   using ExternalPotential = typename core::PhysicsModule<D>::ExternalPotential;
 
-  // Registers the particles' cloud-in-cell density (gravity's source) and their mass per cell (the
-  // m_refine criterion), both transient.
+  // Registers the particles' cloud-in-cell density (gravity's source) and their cloud-in-cell
+  // count per cell (the m_refine criterion), both transient.
   LevelParticles(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh, core::Timers& timers);
 
   // --- the module's stages (core/physics_module.hpp) ---
@@ -85,9 +85,14 @@ class LevelParticles final : public core::PhysicsModule<D> {
   // Poisson source of `level` (RAMSES rho_fine): field = CIC density of the particles at level >= l
   // on the level's owned cells (ghost contributions added to their owners). Collective.
   void deposit(int level, int field);
-  // Particle mass inside each owned cell of `level` (nearest grid point, for the m_refine criterion):
-  // field = sum of the masses of the particles in the cell. Collective.
-  void cell_masses(int level, int field);
+  // The particles' share of the m_refine criterion on the owned cells of `level` (RAMSES rho_fine's
+  // "number density" phi, see level_particles.cpp): field = the cloud-in-cell count of the
+  // particles at level >= l on the level's cells, a dark-matter particle counting one and any other
+  // massive particle m / mass_sph, times mass_sph / h^D. Collective.
+  void refinement_count(int level, int field);
+  // mass_sph of the m_refine criterion (REFINE_PARAMS, or the run's cosmological default): a cell
+  // refines when its refinement density reaches m_refine mass_sph / h^3.
+  void set_refinement_mass_unit(double mass_sph) { refinement_mass_unit_ = mass_sph; }
 
   void begin_step(int level);
   // Kick and drift the particles of `level`, then migrate and relocate all. Collective.
@@ -119,7 +124,8 @@ class LevelParticles final : public core::PhysicsModule<D> {
   // (a diagnostic) leaves the particles as they were.
   mutable particles::ParticleSet<D> set_;
   std::array<int, D> acceleration_{};
-  int density_field_ = -1, cell_mass_field_ = -1;
+  int density_field_ = -1, refinement_field_ = -1;
+  double refinement_mass_unit_ = 1.0;
   double courant_factor_ = 0.5;
   double mass_lost_ = 0.0;
 };
