@@ -211,7 +211,31 @@ void LevelParticles<D>::end_step(int level, double dt) {
     if (particle_level[i] == level) half_dt[i] = 0.5 * dt;
   remove_outside_box();
   timers_.add("particles - kick and drift", start);
-  migrate_and_locate();
+  migrate_drifted(level);
+  start = Clock::now();
+  particles::relocate_moved_particles<D, Key>(tree_, set_, level);
+  timers_.add("particles - locate", start);
+}
+
+// Only the particles of `level` moved, and only they can have left this rank's domain (the
+// decomposition is the one every particle was migrated to). When none left on any rank, the
+// migration, which would move nothing, is skipped: one sum instead of the k-section exchange.
+template <int D>
+void LevelParticles<D>::migrate_drifted(int level) {
+  if (!mesh_.distributed()) return;
+  const auto start = Clock::now();
+  const std::size_t n = set_.size();
+  const std::int8_t* particle_level = set_.level().data();
+  long long leaving = 0;
+#pragma omp parallel for schedule(static) reduction(+ : leaving)
+  for (std::size_t i = 0; i < n; ++i) {
+    if (particle_level[i] != level) continue;
+    std::array<double, D> x{};
+    for (int d = 0; d < D; ++d) x[static_cast<std::size_t>(d)] = set_.position(d)[i];
+    if (mesh_.owner_of_position(x) != mesh_.rank()) ++leaving;
+  }
+  if (mesh_.sum(leaving) > 0) parallel::migrate_particles<D, Key>(mesh_, set_);  // collective
+  timers_.add("particles - migrate", start);
 }
 
 template <int D>

@@ -6,7 +6,8 @@
 //
 // Ownership: a particle belongs to the rank whose domain holds its position
 // (DistributedMesh::owner_of_position); its finest oct may be a ghost there, which the ghost zone
-// covers. Particles migrate after every drift and after every load balance.
+// covers. Particles migrate after a drift that took one out of its rank's domain and after every
+// load balance.
 //
 // Level of a particle: the level of the finest oct containing it (RAMSES levelp), refreshed after
 // every regrid and drift. It moves with the level step of that level, so a particle in a refined
@@ -95,7 +96,8 @@ class LevelParticles final : public core::PhysicsModule<D> {
   void set_refinement_mass_unit(double mass_sph) { refinement_mass_unit_ = mass_sph; }
 
   void begin_step(int level);
-  // Kick and drift the particles of `level`, then migrate and relocate all. Collective.
+  // Kick and drift the particles of `level`, then migrate those that left this rank's domain and
+  // locate again those that left their cell. Collective when distributed.
   void end_step(int level, double dt);
 
   // Largest step of `level` with |v| dt <= courant_factor dx for its particles (RAMSES newdt_fine);
@@ -116,6 +118,9 @@ class LevelParticles final : public core::PhysicsModule<D> {
 
  private:
   void remove_outside_box();
+  // After the drift of `level`: the particles that left this rank's domain go to their owners.
+  // Collective (a sum; the exchange only when some particle left some rank).
+  void migrate_drifted(int level);
 
   Tree& tree_;
   parallel::DistributedMesh<D, Key>& mesh_;
