@@ -416,6 +416,7 @@ void Simulation<D>::advance(double dt) {
   if (step_ > 0 && step_ % 10 == 0 && !mesh_.distributed()) {
     const auto start = Clock::now();
     tree_.compact();
+    for_each_module([](Module& m) { m.after_regrid(); });  // oct indices changed (particles' located octs)
     timers_.add("refine", start);
   }
   if (mesh_.distributed() && nremap_ > 0 && step_ > 0 && step_ % nremap_ == 0) {
