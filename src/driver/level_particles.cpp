@@ -26,6 +26,8 @@ LevelParticles<D>::LevelParticles(const core::ParameterSet& params, Tree& tree, 
     : tree_(tree), mesh_(mesh), timers_(timers), courant_factor_(params.get_real("HYDRO_PARAMS", "courant_factor")) {
   density_field_ = tree_.add_field(core::scalar_field("particle_density").owned_by("particles").comoving(-3).transient());
   refinement_field_ = tree_.add_field(core::scalar_field("particle_refinement_density").owned_by("particles").transient());
+  limb_fields_[0] = tree_.add_field(core::scalar_field("particle_deposit_low_limb").owned_by("particles").transient());
+  limb_fields_[1] = tree_.add_field(core::scalar_field("particle_deposit_high_limb").owned_by("particles").transient());
 }
 
 template <int D>
@@ -102,30 +104,42 @@ void LevelParticles<D>::migrate_and_locate() {
   locate();
 }
 
-// Zero on the cells a deposit at `level` can touch: the level's and the coarser fallback level's,
-// owned and ghost.
-template <int D, class Tree>
-void clear_field(Tree& tree, int level, int field) {
-  double* values = tree.field(field);
-  for (int l = std::max(1, level - 1); l <= level; ++l)
-    for (const auto* octs : {&tree.octs_at_level(l), &tree.ghost_octs_at_level(l)})
-      for (core::OctIndex o : *octs)
-        for (int c = 0; c < Tree::cells_per_oct; ++c) values[Tree::cell_index(o, c)] = 0.0;
-}
-
 template <int D>
 void LevelParticles<D>::deposit(int level, int field) {
   const auto start = Clock::now();
-  clear_field<D>(tree_, level, field);
   // The cloud-in-cell density of every particle in the level's octs or below (RAMSES rho_fine): the
   // shares that fall on coarser cells at the level's edge stay out of this level's source, as in
   // RAMSES, where they reach it through the coarse potential on the boundary.
-  particles::deposit_density<D, Key>(tree_, set_, level, field, particles::LevelSelection::level_and_finer);
-  if (mesh_.distributed()) {
-    const int fields[1] = {field};
-    mesh_.reverse_accumulate(tree_, level, fields);
-  }
+  deposit_exactly(level, field, set_.mass());
   timers_.add("particles - deposit", start);
+}
+
+// field = sum of charge * CIC weight / h^D on the owned cells of `level`, summed exactly
+// (particles/exact_charge_sum.hpp), so that neither the threads nor the ranks, which group the
+// additions differently, change a bit of it. Collective.
+template <int D>
+void LevelParticles<D>::deposit_exactly(int level, int field, std::span<const double> charge) {
+  double largest = 0.0;
+  for (double q : charge) largest = std::max(largest, q);
+  if (mesh_.distributed()) largest = mesh_.max(largest);  // one fixed-point unit on every rank
+  const particles::ExactChargeSum exact(largest);
+  double* low = tree_.field(limb_fields_[0]);
+  double* high = tree_.field(limb_fields_[1]);
+  for (const auto* octs : {&tree_.octs_at_level(level), &tree_.ghost_octs_at_level(level)})
+    for (core::OctIndex o : *octs)
+      for (int c = 0; c < Tree::cells_per_oct; ++c) low[Tree::cell_index(o, c)] = high[Tree::cell_index(o, c)] = 0.0;
+  particles::deposit_charge_exactly<D, Key>(tree_, set_, level, limb_fields_, particles::LevelSelection::level_and_finer, charge, exact);
+  if (mesh_.distributed()) mesh_.reverse_accumulate(tree_, level, limb_fields_);
+  double volume = 1.0;
+  for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
+  double* values = tree_.field(field);
+  const auto& octs = tree_.octs_at_level(level);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < octs.size(); ++i)
+    for (int c = 0; c < Tree::cells_per_oct; ++c) {
+      const core::CellIndex cell = Tree::cell_index(octs[i], c);
+      values[cell] = exact.value(low[cell], high[cell]) / volume;
+    }
 }
 
 // RAMSES' quasi-Lagrangian criterion (pm/rho_fine.f90, rho_fine and cic_amr; amr/flag_utils.f90,
@@ -142,7 +156,6 @@ void LevelParticles<D>::deposit(int level, int field) {
 // kosmo counts at the regrid, on the positions of that moment, which a restart reproduces.
 template <int D>
 void LevelParticles<D>::refinement_count(int level, int field) {
-  clear_field<D>(tree_, level, field);
   std::vector<double> charge(set_.size(), 0.0);
   const std::span<const particles::Family> family = set_.family();
   const std::span<const double> mass = set_.mass();
@@ -153,12 +166,7 @@ void LevelParticles<D>::refinement_count(int level, int field) {
       charge[i] = mass[i];
     }
   }
-  particles::deposit_charge<D, Key>(tree_, set_, level, field, particles::LevelSelection::level_and_finer, charge,
-                                    particles::MissingCloudCells::dropped);
-  if (mesh_.distributed()) {
-    const int fields[1] = {field};
-    mesh_.reverse_accumulate(tree_, level, fields);
-  }
+  deposit_exactly(level, field, charge);
 }
 
 template <int D>
@@ -356,12 +364,24 @@ bool LevelParticles<D>::restore_particles(const io::SnapshotParticles& in, const
   return true;
 }
 
+// Summed exactly (particles/exact_charge_sum.hpp), as the deposit: gravity subtracts the mean
+// density from every cell's source, and a sum that depended on how the particles are spread over
+// ranks would make every cell depend on the rank count.
 template <int D>
 double LevelParticles<D>::total_mass() const {
-  double mass = 0.0;
+  double largest = 0.0;
+  for (double m : set_.mass()) largest = std::max(largest, m);
+  if (mesh_.distributed()) largest = mesh_.max(largest);
+  const particles::ExactChargeSum exact(largest);
+  particles::ExactChargeSum::Integer sum = 0;
   for (std::size_t i = 0; i < set_.size(); ++i)
-    if (set_.family()[i] != particles::Family::tracer) mass += set_.mass()[i];
-  return mesh_.sum(mass);
+    if (set_.family()[i] != particles::Family::tracer) sum += exact.quantise(set_.mass()[i]);
+  double low = particles::ExactChargeSum::low_limb(sum), high = particles::ExactChargeSum::high_limb(sum);
+  if (mesh_.distributed()) {
+    low = mesh_.sum(low);  // integers below 2^53: exact in any order
+    high = mesh_.sum(high);
+  }
+  return exact.value(low, high);
 }
 
 template <int D>

@@ -24,6 +24,7 @@
 // at either end of it.
 #include <array>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -84,7 +85,8 @@ class LevelParticles final : public core::PhysicsModule<D> {
   void locate();
 
   // Poisson source of `level` (RAMSES rho_fine): field = CIC density of the particles at level >= l
-  // on the level's owned cells (ghost contributions added to their owners). Collective.
+  // on the level's owned cells (ghost contributions added to their owners), summed exactly so that
+  // it does not depend on the rank or thread count. Collective.
   void deposit(int level, int field);
   // The particles' share of the m_refine criterion on the owned cells of `level` (RAMSES rho_fine's
   // "number density" phi, see level_particles.cpp): field = the cloud-in-cell count of the
@@ -121,6 +123,7 @@ class LevelParticles final : public core::PhysicsModule<D> {
   // After the drift of `level`: the particles that left this rank's domain go to their owners.
   // Collective (a sum; the exchange only when some particle left some rank).
   void migrate_drifted(int level);
+  void deposit_exactly(int level, int field, std::span<const double> charge);
 
   Tree& tree_;
   parallel::DistributedMesh<D, Key>& mesh_;
@@ -130,6 +133,7 @@ class LevelParticles final : public core::PhysicsModule<D> {
   mutable particles::ParticleSet<D> set_;
   std::array<int, D> acceleration_{};
   int density_field_ = -1, refinement_field_ = -1;
+  std::array<int, 2> limb_fields_{-1, -1};  // the exact deposit's scratch (particles/exact_charge_sum.hpp)
   double refinement_mass_unit_ = 1.0;
   double courant_factor_ = 0.5;
   double mass_lost_ = 0.0;

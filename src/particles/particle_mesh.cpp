@@ -184,9 +184,11 @@ CloudShares resolve_cloud_shares(const core::OctTree<D, Key>& tree, const Partic
 
 // Gather onto the level's octs (owned and ghost): each oct sums, for its own cells, the shares of
 // the particles of its 3^D neighbour octs, in neighbour then bucket order.
-template <int D, class Key>
+// Sum is the per-cell accumulator type, convert(share) its term, store(cell, sum) writes a touched
+// oct's sums.
+template <int D, class Key, class Sum, class Convert, class Store>
 void gather_onto_level_octs(const core::OctTree<D, Key>& tree, int level, const std::vector<std::size_t>& bucket,
-                            const CloudShares& shares, double* rho, double volume) {
+                            const CloudShares& shares, Convert convert, Store store) {
   using Tree = core::OctTree<D, Key>;
   using Codec = typename Tree::Codec;
   constexpr int corners = Tree::cells_per_oct;
@@ -218,7 +220,7 @@ void gather_onto_level_octs(const core::OctTree<D, Key>& tree, int level, const 
       for (int j = 0; j < neighbour_count; ++j) seen = seen || neighbours[static_cast<std::size_t>(j)] == neighbour;
       if (!seen) neighbours[static_cast<std::size_t>(neighbour_count++)] = neighbour;
     }
-    std::array<double, corners> sum{};
+    std::array<Sum, corners> sum{};
     bool touched = false;
     for (int j = 0; j < neighbour_count; ++j) {
       const auto neighbour = static_cast<std::size_t>(neighbours[static_cast<std::size_t>(j)]);
@@ -226,13 +228,13 @@ void gather_onto_level_octs(const core::OctTree<D, Key>& tree, int level, const 
         for (int k = 0; k < corners; ++k) {
           const std::size_t slot = p * corners + static_cast<std::size_t>(k);
           if (coarse[slot] || Tree::oct_of(cloud_cell[slot]) != target) continue;
-          sum[static_cast<std::size_t>(Tree::child_of(cloud_cell[slot]))] += share[slot];
+          sum[static_cast<std::size_t>(Tree::child_of(cloud_cell[slot]))] += convert(share[slot]);
           touched = true;
         }
       }
     }
     if (!touched) continue;
-    for (int c = 0; c < corners; ++c) rho[Tree::cell_index(target, c)] += sum[static_cast<std::size_t>(c)] / volume;
+    for (int c = 0; c < corners; ++c) store(Tree::cell_index(target, c), sum[static_cast<std::size_t>(c)]);
   }
 }
 
@@ -284,8 +286,34 @@ std::size_t deposit_charge(core::OctTree<D, Key>& tree, const ParticleSet<D>& pa
     for (int d = 0; d < D; ++d) v *= tree.cell_size(level);
     return v;
   }();
-  gather_onto_level_octs(tree, level, buckets.bucket, shares, rho, volume);
+  gather_onto_level_octs<D, Key, double>(
+      tree, level, buckets.bucket, shares, [](double share) { return share; },
+      [rho, volume](core::CellIndex cell, double sum) { rho[cell] += sum / volume; });
   deposit_fallback_shares<D>(shares, rho, volume);
+  return count;
+}
+
+template <int D, class Key>
+std::size_t deposit_charge_exactly(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level,
+                                   const std::array<int, 2>& limb_fields, LevelSelection selection,
+                                   std::span<const double> charge, const ExactChargeSum& exact) {
+  KOSMO_REQUIRE(level >= 1 && level <= tree.levelmax(),
+                "particles: deposit at level " << level << " outside [1, " << tree.levelmax() << "]");
+  KOSMO_REQUIRE(charge.size() == particles.size(),
+                "particles: " << charge.size() << " charges for " << particles.size() << " particles");
+  const HostBuckets buckets = sort_by_host_oct(tree, particles, level, selection);
+  const std::size_t count = buckets.order.size();
+  if (count == 0) return 0;
+  const CloudShares shares = resolve_cloud_shares(tree, particles, level, buckets.order, charge, true);
+  double* low = tree.field(limb_fields[0]);
+  double* high = tree.field(limb_fields[1]);
+  using Integer = ExactChargeSum::Integer;
+  gather_onto_level_octs<D, Key, Integer>(
+      tree, level, buckets.bucket, shares, [&exact](double share) { return exact.quantise(share); },
+      [low, high](core::CellIndex cell, Integer sum) {
+        low[cell] += ExactChargeSum::low_limb(sum);
+        high[cell] += ExactChargeSum::high_limb(sum);
+      });
   return count;
 }
 
@@ -337,6 +365,9 @@ std::size_t interpolate_acceleration(const core::OctTree<D, Key>& tree, Particle
                                                LevelSelection);                                             \
   template std::size_t deposit_charge<D, Key>(core::OctTree<D, Key>&, const ParticleSet<D>&, int, int,      \
                                               LevelSelection, std::span<const double>, MissingCloudCells);  \
+  template std::size_t deposit_charge_exactly<D, Key>(core::OctTree<D, Key>&, const ParticleSet<D>&, int,   \
+                                                      const std::array<int, 2>&, LevelSelection,           \
+                                                      std::span<const double>, const ExactChargeSum&);     \
   template std::size_t interpolate_acceleration<D, Key>(const core::OctTree<D, Key>&, ParticleSet<D>&, int, \
                                                         const std::type_identity_t<std::array<int, D>>&,    \
                                                         LevelSelection);

@@ -32,6 +32,7 @@
 #include <type_traits>
 
 #include "core/oct_tree.hpp"
+#include "particles/exact_charge_sum.hpp"
 #include "particles/particle_set.hpp"
 
 namespace kosmo::particles {
@@ -62,6 +63,15 @@ std::size_t deposit_density(core::OctTree<D, Key>& tree, const ParticleSet<D>& p
 template <int D, class Key>
 std::size_t deposit_charge(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level, int field,
                            LevelSelection selection, std::span<const double> charge, MissingCloudCells missing);
+
+// The same deposit, exact (particles/exact_charge_sum.hpp): the shares on the level's cells (owned
+// and ghost) are summed as integers of exact.unit() and ADDED into the two limb fields
+// (limb_fields[0] the low limb, [1] the high); shares of missing cloud cells are dropped. The cell's
+// sum is exact.value(low, high) once every contribution (ghost copies included) is in.
+template <int D, class Key>
+std::size_t deposit_charge_exactly(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level,
+                                   const std::array<int, 2>& limb_fields, LevelSelection selection,
+                                   std::span<const double> charge, const ExactChargeSum& exact);
 
 // Writes into particles.acceleration the CIC interpolation, at each selected particle, of the
 // cell fields acceleration_fields[d] over the same cloud cells as deposit_density (RAMSES
