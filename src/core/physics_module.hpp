@@ -101,7 +101,8 @@ class PhysicsModule {
   // Adds the module's mass density to density[cell] on the owned cells of `level` (RAMSES
   // rho_fine: gas density plus the particles' cloud-in-cell density). Collective.
   virtual void add_source_density(int /*level*/, double* /*density*/) {}
-  // The same for the m_refine criterion (particles counted by nearest grid point). Collective.
+  // The same for the m_refine criterion (particles: their cloud-in-cell count times mass_sph, see
+  // driver/level_particles.cpp). Collective.
   virtual void add_refinement_density(int /*level*/, double* /*density*/) {}
   // Adds mass and mass-weighted position (sums[0], sums[1 + d]) of this rank's matter.
   virtual void add_mass_moments(std::array<double, D + 1>& /*sums*/) const {}

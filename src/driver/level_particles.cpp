@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "core/error.hpp"
@@ -24,7 +25,9 @@ LevelParticles<D>::LevelParticles(const core::ParameterSet& params, Tree& tree, 
                                   core::Timers& timers)
     : tree_(tree), mesh_(mesh), timers_(timers), courant_factor_(params.get_real("HYDRO_PARAMS", "courant_factor")) {
   density_field_ = tree_.add_field(core::scalar_field("particle_density").owned_by("particles").comoving(-3).transient());
-  cell_mass_field_ = tree_.add_field(core::scalar_field("particle_mass").owned_by("particles").transient());
+  refinement_field_ = tree_.add_field(core::scalar_field("particle_refinement_density").owned_by("particles").transient());
+  limb_fields_[0] = tree_.add_field(core::scalar_field("particle_deposit_low_limb").owned_by("particles").transient());
+  limb_fields_[1] = tree_.add_field(core::scalar_field("particle_deposit_high_limb").owned_by("particles").transient());
 }
 
 template <int D>
@@ -101,52 +104,69 @@ void LevelParticles<D>::migrate_and_locate() {
   locate();
 }
 
-// Zero on the cells a deposit at `level` can touch: the level's and the coarser fallback level's,
-// owned and ghost.
-template <int D, class Tree>
-void clear_field(Tree& tree, int level, int field) {
-  double* values = tree.field(field);
-  for (int l = std::max(1, level - 1); l <= level; ++l)
-    for (const auto* octs : {&tree.octs_at_level(l), &tree.ghost_octs_at_level(l)})
-      for (core::OctIndex o : *octs)
-        for (int c = 0; c < Tree::cells_per_oct; ++c) values[Tree::cell_index(o, c)] = 0.0;
-}
-
 template <int D>
 void LevelParticles<D>::deposit(int level, int field) {
   const auto start = Clock::now();
-  clear_field<D>(tree_, level, field);
   // The cloud-in-cell density of every particle in the level's octs or below (RAMSES rho_fine): the
   // shares that fall on coarser cells at the level's edge stay out of this level's source, as in
   // RAMSES, where they reach it through the coarse potential on the boundary.
-  particles::deposit_density<D, Key>(tree_, set_, level, field, particles::LevelSelection::level_and_finer);
-  if (mesh_.distributed()) {
-    const int fields[1] = {field};
-    mesh_.reverse_accumulate(tree_, level, fields);
-  }
+  deposit_exactly(level, field, set_.mass());
   timers_.add("particles - deposit", start);
 }
 
+// field = sum of charge * CIC weight / h^D on the owned cells of `level`, summed exactly
+// (particles/exact_charge_sum.hpp), so that neither the threads nor the ranks, which group the
+// additions differently, change a bit of it. Collective.
 template <int D>
-void LevelParticles<D>::cell_masses(int level, int field) {
-  clear_field<D>(tree_, level, field);
-  double* mass = tree_.field(field);
-  const double h = tree_.cell_size(level);
-  // The cell is found from the position, not from the particle's located oct: this runs inside a
-  // regrid, between the flagging of two levels, when finer octs may already be gone. A particle in a
-  // coarser leaf has no cell at this level and adds nothing.
-  // Serial: each particle adds to one cell, in particle order, so the sums do not depend on threads.
+void LevelParticles<D>::deposit_exactly(int level, int field, std::span<const double> charge) {
+  double largest = 0.0;
+  for (double q : charge) largest = std::max(largest, q);
+  if (mesh_.distributed()) largest = mesh_.max(largest);  // one fixed-point unit on every rank
+  const particles::ExactChargeSum exact(largest);
+  double* low = tree_.field(limb_fields_[0]);
+  double* high = tree_.field(limb_fields_[1]);
+  for (const auto* octs : {&tree_.octs_at_level(level), &tree_.ghost_octs_at_level(level)})
+    for (core::OctIndex o : *octs)
+      for (int c = 0; c < Tree::cells_per_oct; ++c) low[Tree::cell_index(o, c)] = high[Tree::cell_index(o, c)] = 0.0;
+  particles::deposit_charge_exactly<D, Key>(tree_, set_, level, limb_fields_, particles::LevelSelection::level_and_finer, charge, exact);
+  if (mesh_.distributed()) mesh_.reverse_accumulate(tree_, level, limb_fields_);
+  double volume = 1.0;
+  for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
+  double* values = tree_.field(field);
+  const auto& octs = tree_.octs_at_level(level);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < octs.size(); ++i)
+    for (int c = 0; c < Tree::cells_per_oct; ++c) {
+      const core::CellIndex cell = Tree::cell_index(octs[i], c);
+      values[cell] = exact.value(low[cell], high[cell]) / volume;
+    }
+}
+
+// RAMSES' quasi-Lagrangian criterion (pm/rho_fine.f90, rho_fine and cic_amr; amr/flag_utils.f90,
+// poisson_refine): rho_fine(l) deposits, with the cloud-in-cell kernel of the Poisson source, every
+// particle in the level-l grids' lists (the particles at level l and finer) into phi on the level-l
+// cells; a cloud share whose level-l cell does not exist is dropped (cic_amr: igrid == 0); ghost
+// contributions are added to their owners (make_virtual_reverse_dp). What a particle adds is its
+// cloud weight vol(j,ind), not its mass: a dark-matter particle counts one whatever its mass; other
+// massive particles (stars) count m / mass_sph; tracers nothing. The gas adds rho h^3 / mass_sph
+// (hydro/hydro_module.cpp; kosmo's driver compares in density units). A cell refines when
+// phi >= m_refine(l) (cpu_map2 = 1). Here the count is scaled by mass_sph / h^D so that the driver's
+// density test rho >= m_refine mass_sph / h^3 applies to the sum of gas and particles unchanged.
+// RAMSES evaluates phi when rho_fine runs at the start of the level's step and flags at its end;
+// kosmo counts at the regrid, on the positions of that moment, which a restart reproduces.
+template <int D>
+void LevelParticles<D>::refinement_count(int level, int field) {
+  std::vector<double> charge(set_.size(), 0.0);
+  const std::span<const particles::Family> family = set_.family();
+  const std::span<const double> mass = set_.mass();
   for (std::size_t i = 0; i < set_.size(); ++i) {
-    if (set_.family()[i] == particles::Family::tracer) continue;
-    typename Tree::Coordinates c{};
-    for (int d = 0; d < D; ++d) c[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor(set_.position(d)[i] / h));
-    const core::CellIndex cell = tree_.find_cell(level, c);
-    if (cell != core::no_cell) mass[cell] += set_.mass()[i];
+    if (family[i] == particles::Family::dark_matter) {
+      charge[i] = refinement_mass_unit_;
+    } else if (family[i] != particles::Family::tracer) {
+      charge[i] = mass[i];
+    }
   }
-  if (mesh_.distributed()) {
-    const int fields[1] = {field};
-    mesh_.reverse_accumulate(tree_, level, fields);
-  }
+  deposit_exactly(level, field, charge);
 }
 
 template <int D>
@@ -199,7 +219,31 @@ void LevelParticles<D>::end_step(int level, double dt) {
     if (particle_level[i] == level) half_dt[i] = 0.5 * dt;
   remove_outside_box();
   timers_.add("particles - kick and drift", start);
-  migrate_and_locate();
+  migrate_drifted(level);
+  start = Clock::now();
+  particles::relocate_moved_particles<D, Key>(tree_, set_, level);
+  timers_.add("particles - locate", start);
+}
+
+// Only the particles of `level` moved, and only they can have left this rank's domain (the
+// decomposition is the one every particle was migrated to). When none left on any rank, the
+// migration, which would move nothing, is skipped: one sum instead of the k-section exchange.
+template <int D>
+void LevelParticles<D>::migrate_drifted(int level) {
+  if (!mesh_.distributed()) return;
+  const auto start = Clock::now();
+  const std::size_t n = set_.size();
+  const std::int8_t* particle_level = set_.level().data();
+  long long leaving = 0;
+#pragma omp parallel for schedule(static) reduction(+ : leaving)
+  for (std::size_t i = 0; i < n; ++i) {
+    if (particle_level[i] != level) continue;
+    std::array<double, D> x{};
+    for (int d = 0; d < D; ++d) x[static_cast<std::size_t>(d)] = set_.position(d)[i];
+    if (mesh_.owner_of_position(x) != mesh_.rank()) ++leaving;
+  }
+  if (mesh_.sum(leaving) > 0) parallel::migrate_particles<D, Key>(mesh_, set_);  // collective
+  timers_.add("particles - migrate", start);
 }
 
 template <int D>
@@ -248,14 +292,17 @@ void LevelParticles<D>::add_source_density(int level, double* density) {
 
 template <int D>
 void LevelParticles<D>::add_refinement_density(int level, double* density) {
-  cell_masses(level, cell_mass_field_);  // collective
-  const double* mass = tree_.field(cell_mass_field_);
+  refinement_count(level, refinement_field_);  // collective
+  const double* count = tree_.field(refinement_field_);
+  // The deposit divides by h^D, the driver's threshold by h^3 (RAMSES vol_loc = dx^3 in any ndim).
+  const double h = tree_.cell_size(level);
   double volume = 1.0;
-  for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
+  for (int d = 0; d < D; ++d) volume *= h;
+  const double to_cube = D == 3 ? 1.0 : volume / (h * h * h);
   for (core::OctIndex o : tree_.octs_at_level(level))
     for (int c = 0; c < Tree::cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(o, c);
-      density[cell] += mass[cell] / volume;
+      density[cell] += count[cell] * to_cube;
     }
 }
 
@@ -317,12 +364,24 @@ bool LevelParticles<D>::restore_particles(const io::SnapshotParticles& in, const
   return true;
 }
 
+// Summed exactly (particles/exact_charge_sum.hpp), as the deposit: gravity subtracts the mean
+// density from every cell's source, and a sum that depended on how the particles are spread over
+// ranks would make every cell depend on the rank count.
 template <int D>
 double LevelParticles<D>::total_mass() const {
-  double mass = 0.0;
+  double largest = 0.0;
+  for (double m : set_.mass()) largest = std::max(largest, m);
+  if (mesh_.distributed()) largest = mesh_.max(largest);
+  const particles::ExactChargeSum exact(largest);
+  particles::ExactChargeSum::Integer sum = 0;
   for (std::size_t i = 0; i < set_.size(); ++i)
-    if (set_.family()[i] != particles::Family::tracer) mass += set_.mass()[i];
-  return mesh_.sum(mass);
+    if (set_.family()[i] != particles::Family::tracer) sum += exact.quantise(set_.mass()[i]);
+  double low = particles::ExactChargeSum::low_limb(sum), high = particles::ExactChargeSum::high_limb(sum);
+  if (mesh_.distributed()) {
+    low = mesh_.sum(low);  // integers below 2^53: exact in any order
+    high = mesh_.sum(high);
+  }
+  return exact.value(low, high);
 }
 
 template <int D>

@@ -6,7 +6,8 @@
 //
 // Ownership: a particle belongs to the rank whose domain holds its position
 // (DistributedMesh::owner_of_position); its finest oct may be a ghost there, which the ghost zone
-// covers. Particles migrate after every drift and after every load balance.
+// covers. Particles migrate after a drift that took one out of its rank's domain and after every
+// load balance.
 //
 // Level of a particle: the level of the finest oct containing it (RAMSES levelp), refreshed after
 // every regrid and drift. It moves with the level step of that level, so a particle in a refined
@@ -23,6 +24,7 @@
 // at either end of it.
 #include <array>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -42,8 +44,8 @@ class LevelParticles final : public core::PhysicsModule<D> {
   using Tree = core::OctTree<D, Key>;
   using ExternalPotential = typename core::PhysicsModule<D>::ExternalPotential;
 
-  // Registers the particles' cloud-in-cell density (gravity's source) and their mass per cell (the
-  // m_refine criterion), both transient.
+  // Registers the particles' cloud-in-cell density (gravity's source) and their cloud-in-cell
+  // count per cell (the m_refine criterion), both transient.
   LevelParticles(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh, core::Timers& timers);
 
   // --- the module's stages (core/physics_module.hpp) ---
@@ -83,14 +85,21 @@ class LevelParticles final : public core::PhysicsModule<D> {
   void locate();
 
   // Poisson source of `level` (RAMSES rho_fine): field = CIC density of the particles at level >= l
-  // on the level's owned cells (ghost contributions added to their owners). Collective.
+  // on the level's owned cells (ghost contributions added to their owners), summed exactly so that
+  // it does not depend on the rank or thread count. Collective.
   void deposit(int level, int field);
-  // Particle mass inside each owned cell of `level` (nearest grid point, for the m_refine criterion):
-  // field = sum of the masses of the particles in the cell. Collective.
-  void cell_masses(int level, int field);
+  // The particles' share of the m_refine criterion on the owned cells of `level` (RAMSES rho_fine's
+  // "number density" phi, see level_particles.cpp): field = the cloud-in-cell count of the
+  // particles at level >= l on the level's cells, a dark-matter particle counting one and any other
+  // massive particle m / mass_sph, times mass_sph / h^D. Collective.
+  void refinement_count(int level, int field);
+  // mass_sph of the m_refine criterion (REFINE_PARAMS, or the run's cosmological default): a cell
+  // refines when its refinement density reaches m_refine mass_sph / h^3.
+  void set_refinement_mass_unit(double mass_sph) { refinement_mass_unit_ = mass_sph; }
 
   void begin_step(int level);
-  // Kick and drift the particles of `level`, then migrate and relocate all. Collective.
+  // Kick and drift the particles of `level`, then migrate those that left this rank's domain and
+  // locate again those that left their cell. Collective when distributed.
   void end_step(int level, double dt);
 
   // Largest step of `level` with |v| dt <= courant_factor dx for its particles (RAMSES newdt_fine);
@@ -111,6 +120,10 @@ class LevelParticles final : public core::PhysicsModule<D> {
 
  private:
   void remove_outside_box();
+  // After the drift of `level`: the particles that left this rank's domain go to their owners.
+  // Collective (a sum; the exchange only when some particle left some rank).
+  void migrate_drifted(int level);
+  void deposit_exactly(int level, int field, std::span<const double> charge);
 
   Tree& tree_;
   parallel::DistributedMesh<D, Key>& mesh_;
@@ -119,7 +132,9 @@ class LevelParticles final : public core::PhysicsModule<D> {
   // (a diagnostic) leaves the particles as they were.
   mutable particles::ParticleSet<D> set_;
   std::array<int, D> acceleration_{};
-  int density_field_ = -1, cell_mass_field_ = -1;
+  int density_field_ = -1, refinement_field_ = -1;
+  std::array<int, 2> limb_fields_{-1, -1};  // the exact deposit's scratch (particles/exact_charge_sum.hpp)
+  double refinement_mass_unit_ = 1.0;
   double courant_factor_ = 0.5;
   double mass_lost_ = 0.0;
 };

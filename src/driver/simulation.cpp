@@ -65,7 +65,10 @@ Simulation<D>::Simulation(const core::ParameterSet& params, MPI_Comm comm)
   // The modules of &RUN_PARAMS, in the order their fields are registered and their stages run.
   if (params.get_bool("RUN_PARAMS", "hydro")) add_module(std::make_unique<hydro::HydroModule<D>>(params, tree_, mesh_, timers_));
   if (params.get_bool("RUN_PARAMS", "poisson")) add_module(std::make_unique<gravity::LevelGravity<D>>(params, tree_, mesh_, timers_));
-  if (params.get_bool("RUN_PARAMS", "pic")) add_module(std::make_unique<LevelParticles<D>>(params, tree_, mesh_, timers_));
+  if (params.get_bool("RUN_PARAMS", "pic")) {
+    add_module(std::make_unique<LevelParticles<D>>(params, tree_, mesh_, timers_));
+    find_module<LevelParticles<D>>()->set_refinement_mass_unit(mass_sph_);
+  }
 }
 
 template <int D>
@@ -414,6 +417,7 @@ void Simulation<D>::advance(double dt) {
   if (step_ > 0 && step_ % 10 == 0 && !mesh_.distributed()) {
     const auto start = Clock::now();
     tree_.compact();
+    for_each_module([](Module& m) { m.after_regrid(); });  // oct indices changed (particles' located octs)
     timers_.add("refine", start);
   }
   if (mesh_.distributed() && nremap_ > 0 && step_ > 0 && step_ % nremap_ == 0) {

@@ -14,4 +14,12 @@ namespace kosmo::particles {
 template <int D, class Key>
 void locate_particles(const core::OctTree<D, Key>& tree, ParticleSet<D>& particles);
 
+// After the particles of `level` drifted on an unchanged tree: locates again only those of them
+// that left the leaf cell they were located in (a check against that cell, no hash lookup), and
+// the particles not located yet (oct = no_oct, a migration's arrivals). The result is
+// locate_particles' for every particle, provided the others were located on this tree.
+// Invalidates the per-oct ranges. Returns the number located.
+template <int D, class Key>
+std::size_t relocate_moved_particles(const core::OctTree<D, Key>& tree, ParticleSet<D>& particles, int level);
+
 }  // namespace kosmo::particles

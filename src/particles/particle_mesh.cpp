@@ -35,7 +35,9 @@ class CloudResolver {
   }
 
   // False when a cloud cell has neither a level-l cell nor a level-(l-1) cell (ungraded tree).
-  bool resolve(const std::array<double, D>& position, CloudCells<D>& out) const {
+  // With `drop_missing`, a cloud cell without a level-l cell is marked dropped instead (no_cell,
+  // weight kept) and the level-(l-1) cell is not looked for.
+  bool resolve(const std::array<double, D>& position, CloudCells<D>& out, bool drop_missing = false) const {
     const CicCloud<D> cloud = cic_cloud<D>(position, h_);
     for (int k = 0; k < CicCloud<D>::corners; ++k) {
       typename Tree::Coordinates c = cloud.coordinates(k);
@@ -55,6 +57,7 @@ class CloudResolver {
       out.coarse[index] = false;
       out.cell[index] = tree_.find_cell(level_, c);
       if (out.cell[index] == core::no_cell) {
+        if (drop_missing) continue;
         if (level_ == 1) return false;
         for (int d = 0; d < D; ++d) c[static_cast<std::size_t>(d)] >>= 1;
         out.cell[index] = tree_.find_cell(level_ - 1, c);
@@ -137,7 +140,9 @@ HostBuckets sort_by_host_oct(const core::OctTree<D, Key>& tree, const ParticleSe
 }
 
 // Each sorted particle's cloud cells and mass shares m w, 2^D slots per particle in bucket order
-// (RAMSES cic_amr: vol(j,ind), indp(j,ind)); coarse marks a share onto a level-(l-1) cell.
+// (RAMSES cic_amr: vol(j,ind), indp(j,ind)); coarse marks a share onto a level-(l-1) cell
+// (on_coarser_cell) or a dropped one (dropped_share), both skipped by the level's gather.
+constexpr std::uint8_t on_level_cell = 0, on_coarser_cell = 1, dropped_share = 2;
 struct CloudShares {
   std::vector<core::CellIndex> cloud_cell;
   std::vector<double> share;
@@ -146,10 +151,9 @@ struct CloudShares {
 
 template <int D, class Key>
 CloudShares resolve_cloud_shares(const core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level,
-                                 const std::vector<std::size_t>& order) {
+                                 const std::vector<std::size_t>& order, std::span<const double> mass, bool drop_missing) {
   constexpr int corners = core::OctTree<D, Key>::cells_per_oct;
   const std::size_t count = order.size();
-  const std::span<const double> mass = particles.mass();
   const CloudResolver<D, Key> resolver(tree, level);
   CloudShares shares{std::vector<core::CellIndex>(count * corners), std::vector<double>(count * corners),
                      std::vector<std::uint8_t>(count * corners)};
@@ -161,12 +165,14 @@ CloudShares resolve_cloud_shares(const core::OctTree<D, Key>& tree, const Partic
   for (std::size_t p = 0; p < count; ++p) {
     const std::size_t i = order[p];
     CloudCells<D> cloud;
-    if (!resolver.resolve(position_of(particles, i), cloud)) ungraded.store(true, std::memory_order_relaxed);
+    if (!resolver.resolve(position_of(particles, i), cloud, drop_missing)) ungraded.store(true, std::memory_order_relaxed);
     for (int k = 0; k < corners; ++k) {
       const std::size_t slot = p * corners + static_cast<std::size_t>(k);
       cloud_cell[slot] = cloud.cell[static_cast<std::size_t>(k)];
       share[slot] = mass[i] * cloud.weight[static_cast<std::size_t>(k)];
-      coarse[slot] = cloud.coarse[static_cast<std::size_t>(k)] ? 1 : 0;
+      coarse[slot] = cloud.cell[static_cast<std::size_t>(k)] == core::no_cell ? dropped_share
+                     : cloud.coarse[static_cast<std::size_t>(k)]            ? on_coarser_cell
+                                                                            : on_level_cell;
     }
   }
   KOSMO_REQUIRE(!ungraded.load(), "particles: CIC deposit at level "
@@ -178,9 +184,11 @@ CloudShares resolve_cloud_shares(const core::OctTree<D, Key>& tree, const Partic
 
 // Gather onto the level's octs (owned and ghost): each oct sums, for its own cells, the shares of
 // the particles of its 3^D neighbour octs, in neighbour then bucket order.
-template <int D, class Key>
+// Sum is the per-cell accumulator type, convert(share) its term, store(cell, sum) writes a touched
+// oct's sums.
+template <int D, class Key, class Sum, class Convert, class Store>
 void gather_onto_level_octs(const core::OctTree<D, Key>& tree, int level, const std::vector<std::size_t>& bucket,
-                            const CloudShares& shares, double* rho, double volume) {
+                            const CloudShares& shares, Convert convert, Store store) {
   using Tree = core::OctTree<D, Key>;
   using Codec = typename Tree::Codec;
   constexpr int corners = Tree::cells_per_oct;
@@ -212,7 +220,7 @@ void gather_onto_level_octs(const core::OctTree<D, Key>& tree, int level, const 
       for (int j = 0; j < neighbour_count; ++j) seen = seen || neighbours[static_cast<std::size_t>(j)] == neighbour;
       if (!seen) neighbours[static_cast<std::size_t>(neighbour_count++)] = neighbour;
     }
-    std::array<double, corners> sum{};
+    std::array<Sum, corners> sum{};
     bool touched = false;
     for (int j = 0; j < neighbour_count; ++j) {
       const auto neighbour = static_cast<std::size_t>(neighbours[static_cast<std::size_t>(j)]);
@@ -220,13 +228,13 @@ void gather_onto_level_octs(const core::OctTree<D, Key>& tree, int level, const 
         for (int k = 0; k < corners; ++k) {
           const std::size_t slot = p * corners + static_cast<std::size_t>(k);
           if (coarse[slot] || Tree::oct_of(cloud_cell[slot]) != target) continue;
-          sum[static_cast<std::size_t>(Tree::child_of(cloud_cell[slot]))] += share[slot];
+          sum[static_cast<std::size_t>(Tree::child_of(cloud_cell[slot]))] += convert(share[slot]);
           touched = true;
         }
       }
     }
     if (!touched) continue;
-    for (int c = 0; c < corners; ++c) rho[Tree::cell_index(target, c)] += sum[static_cast<std::size_t>(c)] / volume;
+    for (int c = 0; c < corners; ++c) store(Tree::cell_index(target, c), sum[static_cast<std::size_t>(c)]);
   }
 }
 
@@ -237,7 +245,7 @@ void deposit_fallback_shares(const CloudShares& shares, double* rho, double volu
   constexpr int corners = 1 << D;
   std::vector<std::pair<core::CellIndex, std::size_t>> fallback;
   for (std::size_t slot = 0; slot < shares.coarse.size(); ++slot)
-    if (shares.coarse[slot]) fallback.emplace_back(shares.cloud_cell[slot], slot);
+    if (shares.coarse[slot] == on_coarser_cell) fallback.emplace_back(shares.cloud_cell[slot], slot);
   if (fallback.empty()) return;
   std::sort(fallback.begin(), fallback.end());
   const double coarse_volume = volume * static_cast<double>(corners);  // h_{l-1} = 2 h_l exactly
@@ -256,20 +264,56 @@ void deposit_fallback_shares(const CloudShares& shares, double* rho, double volu
 template <int D, class Key>
 std::size_t deposit_density(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level, int density_field,
                             LevelSelection selection) {
+  return deposit_charge(tree, particles, level, density_field, selection, particles.mass(),
+                        MissingCloudCells::onto_coarser_cell);
+}
+
+template <int D, class Key>
+std::size_t deposit_charge(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level, int field,
+                           LevelSelection selection, std::span<const double> charge, MissingCloudCells missing) {
   KOSMO_REQUIRE(level >= 1 && level <= tree.levelmax(),
                 "particles: deposit at level " << level << " outside [1, " << tree.levelmax() << "]");
+  KOSMO_REQUIRE(charge.size() == particles.size(),
+                "particles: " << charge.size() << " charges for " << particles.size() << " particles");
   const HostBuckets buckets = sort_by_host_oct(tree, particles, level, selection);
   const std::size_t count = buckets.order.size();
   if (count == 0) return 0;
-  const CloudShares shares = resolve_cloud_shares(tree, particles, level, buckets.order);
-  double* rho = tree.field(density_field);
+  const CloudShares shares =
+      resolve_cloud_shares(tree, particles, level, buckets.order, charge, missing == MissingCloudCells::dropped);
+  double* rho = tree.field(field);
   const double volume = [&] {
     double v = 1.0;
     for (int d = 0; d < D; ++d) v *= tree.cell_size(level);
     return v;
   }();
-  gather_onto_level_octs(tree, level, buckets.bucket, shares, rho, volume);
+  gather_onto_level_octs<D, Key, double>(
+      tree, level, buckets.bucket, shares, [](double share) { return share; },
+      [rho, volume](core::CellIndex cell, double sum) { rho[cell] += sum / volume; });
   deposit_fallback_shares<D>(shares, rho, volume);
+  return count;
+}
+
+template <int D, class Key>
+std::size_t deposit_charge_exactly(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level,
+                                   const std::array<int, 2>& limb_fields, LevelSelection selection,
+                                   std::span<const double> charge, const ExactChargeSum& exact) {
+  KOSMO_REQUIRE(level >= 1 && level <= tree.levelmax(),
+                "particles: deposit at level " << level << " outside [1, " << tree.levelmax() << "]");
+  KOSMO_REQUIRE(charge.size() == particles.size(),
+                "particles: " << charge.size() << " charges for " << particles.size() << " particles");
+  const HostBuckets buckets = sort_by_host_oct(tree, particles, level, selection);
+  const std::size_t count = buckets.order.size();
+  if (count == 0) return 0;
+  const CloudShares shares = resolve_cloud_shares(tree, particles, level, buckets.order, charge, true);
+  double* low = tree.field(limb_fields[0]);
+  double* high = tree.field(limb_fields[1]);
+  using Integer = ExactChargeSum::Integer;
+  gather_onto_level_octs<D, Key, Integer>(
+      tree, level, buckets.bucket, shares, [&exact](double share) { return exact.quantise(share); },
+      [low, high](core::CellIndex cell, Integer sum) {
+        low[cell] += ExactChargeSum::low_limb(sum);
+        high[cell] += ExactChargeSum::high_limb(sum);
+      });
   return count;
 }
 
@@ -319,6 +363,11 @@ std::size_t interpolate_acceleration(const core::OctTree<D, Key>& tree, Particle
 #define KOSMO_INSTANTIATE_PARTICLE_MESH(D, Key)                                                             \
   template std::size_t deposit_density<D, Key>(core::OctTree<D, Key>&, const ParticleSet<D>&, int, int,     \
                                                LevelSelection);                                             \
+  template std::size_t deposit_charge<D, Key>(core::OctTree<D, Key>&, const ParticleSet<D>&, int, int,      \
+                                              LevelSelection, std::span<const double>, MissingCloudCells);  \
+  template std::size_t deposit_charge_exactly<D, Key>(core::OctTree<D, Key>&, const ParticleSet<D>&, int,   \
+                                                      const std::array<int, 2>&, LevelSelection,           \
+                                                      std::span<const double>, const ExactChargeSum&);     \
   template std::size_t interpolate_acceleration<D, Key>(const core::OctTree<D, Key>&, ParticleSet<D>&, int, \
                                                         const std::type_identity_t<std::array<int, D>>&,    \
                                                         LevelSelection);

@@ -28,9 +28,11 @@
 // owned and ghost octs.
 #include <array>
 #include <cstddef>
+#include <span>
 #include <type_traits>
 
 #include "core/oct_tree.hpp"
+#include "particles/exact_charge_sum.hpp"
 #include "particles/particle_set.hpp"
 
 namespace kosmo::particles {
@@ -41,12 +43,35 @@ enum class LevelSelection {
   level_and_finer,  // particles whose finest oct is at level >= l (RAMSES rho_fine: all particles in level-l octs)
 };
 
+// Where the share of a cloud cell that does not exist at level l goes.
+enum class MissingCloudCells {
+  onto_coarser_cell,  // the covering level-(l-1) cell (the Poisson source: mass is conserved)
+  dropped,            // nowhere (RAMSES cic_amr: igrid == 0; the m_refine count of a level)
+};
+
 // Adds the CIC density of the selected particles (tracers excluded: they carry no mass) into
 // `density_field` on the level-l cells and the level-(l-1) fallback cells. Particles must be
 // located (locate_particles); the per-oct ranges are not needed. Returns the number deposited.
 template <int D, class Key>
 std::size_t deposit_density(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level, int density_field,
                             LevelSelection selection);
+
+// The same kernel with charge[i] in place of particle i's mass (charge.size() == particles.size()),
+// and the shares of missing cloud cells sent where `missing` says: field += sum of charge * weight
+// / h^D over the selected particles' clouds. deposit_density is deposit_charge with the masses and
+// onto_coarser_cell.
+template <int D, class Key>
+std::size_t deposit_charge(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level, int field,
+                           LevelSelection selection, std::span<const double> charge, MissingCloudCells missing);
+
+// The same deposit, exact (particles/exact_charge_sum.hpp): the shares on the level's cells (owned
+// and ghost) are summed as integers of exact.unit() and ADDED into the two limb fields
+// (limb_fields[0] the low limb, [1] the high); shares of missing cloud cells are dropped. The cell's
+// sum is exact.value(low, high) once every contribution (ghost copies included) is in.
+template <int D, class Key>
+std::size_t deposit_charge_exactly(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level,
+                                   const std::array<int, 2>& limb_fields, LevelSelection selection,
+                                   std::span<const double> charge, const ExactChargeSum& exact);
 
 // Writes into particles.acceleration the CIC interpolation, at each selected particle, of the
 // cell fields acceleration_fields[d] over the same cloud cells as deposit_density (RAMSES

@@ -2,9 +2,9 @@
 // for 20 coarse steps on 1..P ranks: the same particles (ids) at the same positions and velocities
 // as the one-rank run to round-off, the particle count and the total mass conserved.
 //
-// Round-off, not bits: the particles' CIC deposit reaches ghost cells whose sums the owners add in
-// rank order (DistributedMesh::reverse_accumulate), and the mean density and multigrid norms are
-// global sums; different rank counts add in different orders.
+// Round-off, not bits: the particles' CIC deposit and total mass are exact sums
+// (particles/exact_charge_sum.hpp), but the gas mass in the mean density and the multigrid norms are
+// floating-point global sums, which different rank counts add in different orders.
 #include <gtest/gtest.h>
 #include <mpi.h>
 

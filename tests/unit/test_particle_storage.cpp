@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <random>
 #include <vector>
 
 #include "core/oct_tree.hpp"
@@ -129,6 +130,40 @@ TEST(ParticleLocate, FinestOctContainsEachParticle) {
   EXPECT_GT(per_level[2], 0);
   EXPECT_GT(per_level[3], 0);
   EXPECT_GT(per_level[4], 0);
+}
+
+// After the particles of one level drift, relocating only those that left their located cell gives
+// what a full locate gives, and leaves the others alone (it locates fewer than all).
+TEST(ParticleLocate, RelocatingMovedParticlesMatchesAFullLocate) {
+  Tree3 tree = nested_tree();
+  ParticleSet<3> particles = random_particles(3000, 17);
+  locate_particles(tree, particles);
+  const int level = 3;
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<double> step(-0.05, 0.05);  // up to 1.6 level-3 cells
+  std::size_t moved = 0;
+  for (std::size_t i = 0; i < particles.size(); ++i) {
+    if (particles.level()[i] != level) continue;
+    ++moved;
+    for (int d = 0; d < 3; ++d) particles.position(d)[i] = std::clamp(particles.position(d)[i] + step(random), 0.0, 0.999999);
+  }
+  // Two unlocated arrivals, as a migration appends them.
+  ParticleSet<3>::Particle arrival;
+  arrival.position = {0.5, 0.5, 0.5};
+  arrival.id = 100000;
+  particles.add(arrival);
+  arrival.position = {0.1, 0.9, 0.3};
+  arrival.id = 100001;
+  particles.add(arrival);
+  ParticleSet<3> reference = particles;
+  locate_particles(tree, reference);
+  const std::size_t relocated = relocate_moved_particles(tree, particles, level);
+  EXPECT_GT(relocated, 2u);
+  EXPECT_LT(relocated, moved + 2);  // some stayed in their cell and were not looked up again
+  for (std::size_t i = 0; i < particles.size(); ++i) {
+    EXPECT_EQ(particles.oct()[i], reference.oct()[i]) << "particle " << i;
+    EXPECT_EQ(particles.level()[i], reference.level()[i]) << "particle " << i;
+  }
 }
 
 TEST(ParticleSet, SortByOctGivesContiguousRanges) {
