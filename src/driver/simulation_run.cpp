@@ -157,14 +157,17 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
            "   as RAMSES' defaults are); set tout or tend in &OUTPUT_PARAMS\n";
   const auto nrestart = static_cast<int>(params.get_int("RUN_PARAMS", "nrestart"));
   int output_number = nrestart > 0 ? nrestart + 1 : 1;
+  // The exchange auto-tuner's decisions since the last report, one line per component.
+  auto log_tuning_summary = [&]() {
+    for (const std::string& entry : sim.mesh().drain_tuning_log())
+      if (rank == 0) log << "   " << entry << '\n';
+  };
   auto output = [&]() {
     const auto start = Clock::now();
     write_output(sim, params, comm, output_number);
     schedule.record(sim.time());
     if (rank == 0) log << " Output written: " << io::output_directory_name(output_number) << " at t=" << sim.time() << "\n" << std::flush;
-    // The exchange auto-tuner's decisions since the last output, one line per component.
-    for (const std::string& entry : sim.mesh().drain_tuning_log())
-      if (rank == 0) log << "   " << entry << '\n';
+    log_tuning_summary();
     ++output_number;
     sim.timers().add("output", start);
   };
@@ -190,6 +193,7 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
     if (decision.write_output && rank == 0) log << " Job control: " << decision.reason << "\n" << std::flush;
     if (decision.stop) break;
   }
+  log_tuning_summary();
   const double total = std::chrono::duration<double>(Clock::now() - run_start).count();
   if (rank == 0) {
     char line[160];
