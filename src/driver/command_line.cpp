@@ -9,6 +9,9 @@ std::string usage() {
          "       kosmo bench hydro [--steps N]      hydro benchmarks, one JSON object per case\n"
          "       kosmo bench gravity                base-level FFT (gathered, slabs) and multigrid solves, 64^3-256^3, JSON lines\n"
          "       kosmo bench io                     snapshot write and read throughput, 32^3-128^3, JSON lines\n"
+         "       kosmo bench scaling [--case C] [--steps N]\n"
+         "                                          Sedov AMR, 64^3 dark-matter box, showcase box at 1x1, 2x1, 1x2\n"
+         "                                          ranks x threads through mpirun, JSON lines (docs/benchmarks.md)\n"
          "       kosmo decompose --nrank N ...      dry run of the domain decomposition (see docs/parallel.md)\n"
          "       kosmo help | version\n";
 }
@@ -44,9 +47,13 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
       KOSMO_REQUIRE(i + 1 < arguments.size(), "--steps needs a value");
       line.steps = std::stoi(arguments[++i]);
       KOSMO_REQUIRE(line.steps > 0, "--steps must be positive");
+    } else if (a == "--case") {
+      KOSMO_REQUIRE(i + 1 < arguments.size(), "--case needs a value (a case of kosmo bench scaling)");
+      line.bench_case = arguments[++i];
     } else if (line.command == "bench") {
       KOSMO_REQUIRE(line.bench.empty(), "only one benchmark may be named (got '" << line.bench << "' and '" << a << "')");
-      KOSMO_REQUIRE(a == "hydro" || a == "gravity" || a == "io", "unknown benchmark '" << a << "' (available: hydro, gravity, io)");
+      KOSMO_REQUIRE(a == "hydro" || a == "gravity" || a == "io" || a == "scaling",
+                    "unknown benchmark '" << a << "' (available: hydro, gravity, io, scaling)");
       line.bench = a;
     } else if (!a.empty() && a[0] == '-') {
       KOSMO_FAIL("unknown option '" << a << "'\n" << usage());
@@ -55,6 +62,7 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
       line.namelist = a;
     }
   }
+  KOSMO_REQUIRE(line.bench_case.empty() || line.bench == "scaling", "--case applies to kosmo bench scaling only");
   return line;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// The binary's command line: `kosmo run [NAMELIST] [--ndim D]`, `kosmo help`, `kosmo version`.
+// The binary's command line: `kosmo run [NAMELIST] [--ndim D]`, `kosmo bench NAME [--steps N] [--case C]`,
+// `kosmo decompose ...`, `kosmo help`, `kosmo version`.
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@ struct CommandLine {
   int ndim = 0;          // 0: not given on the command line
   std::string bench;     // `kosmo bench NAME`: which benchmark
   int steps = 0;         // --steps N for benchmarks (0: the benchmark's default)
+  std::string bench_case;  // --case NAME: `kosmo bench scaling` runs only this case
   std::vector<std::string> passthrough;  // `kosmo decompose ...`: its own flags, parsed by that command
 };
 

@@ -11,6 +11,7 @@
 #include "driver/bench_gravity.hpp"
 #include "driver/bench_hydro.hpp"
 #include "driver/bench_io.hpp"
+#include "driver/bench_scaling.hpp"
 #include "driver/command_line.hpp"
 #include "driver/decompose_command.hpp"
 #include "driver/run.hpp"
@@ -26,9 +27,29 @@ void print_banner(int nrank) {
             << " OpenMP thread" << (omp_get_max_threads() == 1 ? "" : "s") << " per rank\n";
 }
 
+// `kosmo bench scaling` launches mpirun itself, so it runs as a plain process: before MPI_Init, so
+// that no MPI state of its own is inherited by the runs it starts. Returns -1 for any other command
+// (a command line it cannot parse is reported after MPI_Init, as usual).
+int run_without_mpi(int argc, char** argv) {
+  kosmo::driver::CommandLine line;
+  try {
+    line = kosmo::driver::parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const kosmo::Error&) {
+    return -1;
+  }
+  if (line.command != "bench" || line.bench != "scaling") return -1;
+  try {
+    return kosmo::driver::bench_scaling({line.bench_case, line.steps}, std::cout, std::cerr) ? 0 : 1;
+  } catch (const kosmo::Error& error) {
+    std::cerr << "kosmo: error: " << error.what() << "\n";
+    return 2;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (const int status = run_without_mpi(argc, argv); status >= 0) return status;
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0, nrank = 1;
@@ -53,7 +74,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (line.command == "bench") {
-      KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro | gravity | io)");
+      KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro | gravity | io | scaling)");
       if (line.bench == "gravity") {
         kosmo::driver::bench_gravity(MPI_COMM_WORLD, std::cout);
       } else if (line.bench == "io") {

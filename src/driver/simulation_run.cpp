@@ -12,6 +12,7 @@
 #include "driver/mesh_snapshot.hpp"
 #include "driver/job_control.hpp"
 #include "driver/mesh_report.hpp"
+#include "driver/run_summary.hpp"
 #include "hydro/hydro_restart_conversion.hpp"
 #include "io/ramses_reader.hpp"
 #include "io/snapshot_reader.hpp"
@@ -110,7 +111,6 @@ void log_step(Simulation<D>& sim, MPI_Comm comm, int rank, double dt, const std:
   const std::vector<double> now = sim.totals();                                // collective
   const double potential = sim.potential_energy();                             // collective
   const long long particle_count = sim.particles() ? sim.particles()->count() : 0;  // collective
-  const std::vector<std::string> tuning = sim.mesh().drain_tuning_log();        // identical on every rank
   std::vector<long long> octs(static_cast<std::size_t>(sim.tree().levelmax()) + 1, 0);
   for (int l = 1; l <= sim.tree().levelmax(); ++l) octs[static_cast<std::size_t>(l)] = static_cast<long long>(sim.tree().octs_at_level(l).size());
   if (sim.mesh().distributed()) MPI_Allreduce(MPI_IN_PLACE, octs.data(), static_cast<int>(octs.size()), MPI_LONG_LONG, MPI_SUM, comm);
@@ -137,9 +137,7 @@ void log_step(Simulation<D>& sim, MPI_Comm comm, int rank, double dt, const std:
   for (int l = 1; l <= sim.tree().levelmax(); ++l)
     if (octs[static_cast<std::size_t>(l)] > 0) log << ' ' << l << ':' << octs[static_cast<std::size_t>(l)];
   std::snprintf(line, sizeof line, " mem(MB) min=%.1f max=%.1f", memory.min_bytes / 1048576.0, memory.max_bytes / 1048576.0);
-  log << line << '\n';
-  for (const std::string& entry : tuning) log << "   " << entry << '\n';
-  log << std::flush;
+  log << line << '\n' << std::flush;
 }
 
 }  // namespace
@@ -159,11 +157,17 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
            "   as RAMSES' defaults are); set tout or tend in &OUTPUT_PARAMS\n";
   const auto nrestart = static_cast<int>(params.get_int("RUN_PARAMS", "nrestart"));
   int output_number = nrestart > 0 ? nrestart + 1 : 1;
+  // The exchange auto-tuner's decisions since the last report, one line per component.
+  auto log_tuning_summary = [&]() {
+    for (const std::string& entry : sim.mesh().drain_tuning_log())
+      if (rank == 0) log << "   " << entry << '\n';
+  };
   auto output = [&]() {
     const auto start = Clock::now();
     write_output(sim, params, comm, output_number);
     schedule.record(sim.time());
     if (rank == 0) log << " Output written: " << io::output_directory_name(output_number) << " at t=" << sim.time() << "\n" << std::flush;
+    log_tuning_summary();
     ++output_number;
     sim.timers().add("output", start);
   };
@@ -189,6 +193,7 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
     if (decision.write_output && rank == 0) log << " Job control: " << decision.reason << "\n" << std::flush;
     if (decision.stop) break;
   }
+  log_tuning_summary();
   const double total = std::chrono::duration<double>(Clock::now() - run_start).count();
   if (rank == 0) {
     char line[160];
@@ -196,6 +201,7 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
                   static_cast<double>(sim.cell_updates()) / std::max(total, 1e-30));
     log << line << sim.timers().table(total) << std::flush;
   }
+  report_run_summary({sim.step(), total, &sim.timers(), mesh_exchange_kinds(sim.mesh())}, comm, log);  // collective
 }
 
 template void run_simulation<1>(const core::ParameterSet&, MPI_Comm, std::ostream&);

@@ -1,31 +1,41 @@
 #pragma once
 // Per-component auto-tuning of the ghost/bulk exchange backend (seeds/000 §3.2).
 //
-// Seven exchange components (seeds/000 §3.2.1) each keep their own state and progress through
-// the four phases of seeds/000 §3.2.2:
-//   phase 0  trial P2P          (settings.trial_calls calls, mean time kept)
-//   phase 1  trial k-section    (settings.trial_calls calls, mean time kept)
-//   phase 2  production with the faster of the two trials; every production call updates the
-//            EMA of seeds/000 §3.2.2 eq. 8:  t_bar_{n+1} = alpha t_n + (1 - alpha) t_bar_n,
-//            seeded with the winner's trial mean
-//   phase 3  after settings.probe_interval production calls, one call with the alternative
-//            backend (the probe). If the probe time is more than settings.switch_threshold
-//            (20 %) faster than the production EMA, i.e. t_probe < (1 - threshold) * t_bar, the
-//            component switches: the alternative becomes production and its EMA is seeded with
-//            the probe time. Either way the component returns to phase 2.
+// Seven exchange components (seeds/000 §3.2.1) each keep their own state. seeds/000 §3.2.2 times a
+// trial of each backend, then compares single probes of the alternative with an EMA of production
+// calls. Single calls of tens of microseconds are noise, and one component mixes the messages of
+// every level (a large level-6 refresh, then a tiny level-10 one), so a probe that happens to land
+// on a small call looks "faster" and the component flips back and forth (docs/parallel.md, exchange
+// backends). This tuner therefore decides in rounds:
+//
+//   round      the two backends take turns in the Thue-Morse order (p2p ksection ksection p2p
+//              ksection p2p p2p ksection ...), which cancels linear drifts and any period-2 pattern
+//              in the sizes of consecutive calls; a call counts as a sample of its backend only if it
+//              moved at least settings.min_bytes (max over ranks). A sample is the time per byte
+//              (seconds when the caller does not give the size), so a large and a small call of the
+//              same backend compare alike. The round ends when each backend has settings.samples
+//              samples, or after settings.round_call_limit calls.
+//   decision   with at least half the samples on each side, the challenger (the backend not in
+//              production) is adopted only if its median is below (1 - settings.switch_margin)
+//              times the incumbent's median (hysteresis). With fewer, the component's messages are
+//              too small to matter and it uses the default p2p.
+//   settled    the production backend serves settings.settle_calls calls without any timing, then
+//              a new round re-probes; the interval doubles after each round (back-off) up to
+//              settings.max_settle_calls, so a run of N calls makes O(log N + N / max) rounds and at
+//              most one switch per round.
 //
 // Only P2P and k-section take part in the tuning. The all-to-all backend (MPI_ALLTOALLV) is a
 // user-forced choice only (exchange_method='alltoall'); the forced modes ('p2p', 'ksection',
 // 'alltoall') disable the tuning for all components (ExchangeAutoTuner::fixed).
 //
-// Pure logic, no MPI inside. Usage per exchange call:
+// Pure logic, no MPI inside (parallel/tuned_exchange.hpp is the MPI side). Per exchange call:
 //     const ExchangeMethod m = tuner.choose(c);
-//     const double t0 = MPI_Wtime(); ...exchange with m...; local = MPI_Wtime() - t0;
-//     MPI_Allreduce(&local, &t, 1, MPI_DOUBLE, MPI_MAX, comm);   // max over ranks
-//     tuner.record(c, m, t);
-// REQUIREMENT: every rank must feed identical times (e.g. the max over ranks as above), in the
-// same order. The tuner is deterministic, so identical inputs give identical choices on all
-// ranks; if ranks fed their local times they could pick different backends and deadlock.
+//     if (!tuner.wants_timing(c)) { ...exchange with m...; tuner.record_untimed(c, m); }
+//     else { time it; reduce {seconds, bytes} with MPI_MAX over ranks; tuner.record(c, m, t, bytes); }
+// Calling record() on every call is also valid (a time the tuner does not need is ignored).
+// REQUIREMENT: every rank must feed identical times and byte counts (the max over ranks), in the
+// same order. The tuner is deterministic, so identical inputs give identical choices on all ranks;
+// if ranks fed their local values they could pick different backends and deadlock.
 #include <array>
 #include <optional>
 #include <string>
@@ -49,15 +59,17 @@ inline constexpr std::array<ExchangeComponent, exchange_component_count> all_exc
 const char* exchange_component_name(ExchangeComponent component);
 
 struct AutoTuneSettings {
-  double alpha = 0.05;             // EMA update rate, seeds/000 §3.2.2 eq. 8; in (0, 1]
-  double switch_threshold = 0.20;  // probe must be faster by more than this fraction; in [0, 1)
-  int probe_interval = 50;         // production calls between two probes; >= 1
-  int trial_calls = 1;             // calls per trial phase (0 and 1), their mean is compared; >= 1
+  int samples = 8;              // counted calls of each backend per round, medians compared; >= 1
+  int round_call_limit = 64;    // a round ends after this many calls at the latest; >= 2 * samples
+  double switch_margin = 0.20;  // challenger must be faster by more than this fraction; in [0, 1)
+  // Calls moving fewer bytes (max over ranks) than this do not count as samples: their time is
+  // latency noise. 64 KiB take of the order of 10 us on a shared-memory link: timer jitter.
+  double min_bytes = 65536.0;
+  int settle_calls = 256;        // untimed production calls after the first round; >= 1
+  int max_settle_calls = 16384;  // the back-off stops doubling here; >= settle_calls
   // When set, tuning is off: every component always uses this backend (exchange_method=
   // 'p2p' | 'ksection' | 'alltoall'). Unset means exchange_method='auto'.
   std::optional<ExchangeMethod> forced_method;
-  bool log_probes = false;  // also log probes that do not switch (trial results and switches
-                            // are always logged)
 };
 
 // Settings for the namelist value of exchange_method: "auto" (tuning), "p2p", "ksection" or
@@ -66,57 +78,67 @@ AutoTuneSettings autotune_settings_for_exchange_method(std::string_view exchange
 
 class ExchangeAutoTuner {
  public:
+  // Byte count of a call whose size the caller does not know: the call counts as a sample.
+  static constexpr double unknown_bytes = -1.0;
+
   explicit ExchangeAutoTuner(AutoTuneSettings settings = {});
 
-  // A tuner that always answers `method` for every component (no trials, no probes).
+  // A tuner that always answers `method` for every component (no rounds).
   static ExchangeAutoTuner fixed(ExchangeMethod method);
 
-  // The backend to use for the next call of component c. Does not change state; calling it
-  // twice without a record() in between gives the same answer.
-  ExchangeMethod choose(ExchangeComponent c);
+  // The backend to use for the next call of component c. Does not change state.
+  ExchangeMethod choose(ExchangeComponent c) const;
+  // Whether the next call of c is part of a round (its time and size are wanted).
+  bool wants_timing(ExchangeComponent c) const;
 
-  // Report the measured time (seconds, identical on all ranks) of the call just made with
-  // `used`, which must be what choose(c) answered; otherwise, or for a negative / non-finite
-  // time, throws kosmo::Error.
-  void record(ExchangeComponent c, ExchangeMethod used, double seconds);
+  // Reports the call just made with `used`, which must be what choose(c) answered; otherwise, or for
+  // a negative / non-finite time, throws kosmo::Error. `seconds` and `max_bytes` are the maxima over
+  // ranks (see the file comment).
+  void record(ExchangeComponent c, ExchangeMethod used, double seconds, double max_bytes = unknown_bytes);
+  // Reports an untimed call (allowed only when wants_timing(c) was false).
+  void record_untimed(ExchangeComponent c, ExchangeMethod used);
 
-  // The production backend of c (during trials: the trial backend being measured).
+  // The production backend of c (p2p before the first decision).
   ExchangeMethod current(ExchangeComponent c) const;
-  // 0..3 as in seeds/000 §3.2.2 (a fixed tuner reports 2, production).
-  int phase(ExchangeComponent c) const;
-  // The production EMA t_bar of eq. 8 (0 before production starts).
-  double ema(ExchangeComponent c) const;
-  // Mean trial time of `method` (p2p or ksection) for c; 0 if not measured yet.
-  double trial_time(ExchangeComponent c, ExchangeMethod method) const;
-  // Number of switches c has made after the trials.
-  int switch_count(ExchangeComponent c) const;
+  bool in_round(ExchangeComponent c) const;
+  int switch_count(ExchangeComponent c) const;  // decisions that changed the production backend
+  int round_count(ExchangeComponent c) const;   // decisions made
+  // Medians of the last decided round, seconds per byte (seconds when the sizes were not given);
+  // 0 when a backend had no sample.
+  double last_median(ExchangeComponent c, ExchangeMethod method) const;
 
   bool is_fixed() const { return settings_.forced_method.has_value(); }
   const AutoTuneSettings& settings() const { return settings_; }
 
-  // Human-readable lines accumulated since the last call, e.g.
-  // "auto-tune fine_dp: p2p 1.2e-04 s vs ksection 2.0e-04 s -> p2p"; the log is emptied.
+  // One summary line per component that decided anything since the last call (the log is emptied):
+  // "auto-tune fine_dp: p2p, 2 rounds, 0 switches since last report (last round: p2p 1.20e-09 s/B,
+  // ksection 2.00e-09 s/B, median of 8)". The run prints it with each output.
   std::vector<std::string> drain_log();
 
  private:
   struct State {
-    int phase = 0;
     ExchangeMethod production = ExchangeMethod::p2p;
-    double ema = 0.0;
-    double trial_sum_p2p = 0.0;
-    double trial_sum_ksection = 0.0;
-    int trial_count = 0;  // calls made in the current trial phase
-    int calls_since_probe = 0;
-    int switches = 0;
+    bool in_round = true;  // the run starts with a round
+    int round_calls = 0;   // calls made in the current round
+    std::vector<double> p2p_samples, ksection_samples;
+    long long settled_calls_left = 0;
+    long long interval = 0;  // the settled interval after the next decision
+    int switches = 0, rounds = 0;
+    int reported_switches = 0, reported_rounds = 0;  // at the last drain_log
+    double median_p2p = 0.0, median_ksection = 0.0;
+    int decided_samples = 0;    // smaller sample count of the last decision
+    bool decided_small = false;  // the last decision found too few large calls
+    bool per_byte = false;       // the samples are seconds per byte
   };
 
   State& state(ExchangeComponent c);
   const State& state(ExchangeComponent c) const;
-  ExchangeMethod expected(const State& s) const;
+  void check_used(ExchangeComponent c, ExchangeMethod used) const;
+  void count_call(State& s);
+  void decide(State& s);
 
   AutoTuneSettings settings_;
   std::array<State, exchange_component_count> states_{};
-  std::vector<std::string> log_;
 };
 
 }  // namespace kosmo::parallel

@@ -22,8 +22,9 @@ void declare_parameters(core::SchemaBuilder& schema) {
                  "Hilbert-curve key ranges of equal cost), kept so the two can be compared"),
       string_key("RUN_PARAMS", "exchange_method", "auto", {"auto", "p2p", "ksection", "alltoall"},
                  "ghost-exchange transport (seeds/000 §3.1): 'auto' tunes each exchange component between p2p and "
-                 "ksection (§3.2.2: trials, EMA alpha = 0.05, probe every 50 calls, switch when > 20 % faster) and "
-                 "logs its choices; 'p2p' Isend/Irecv with the known partners, 'ksection' hierarchical routing "
+                 "ksection in rounds (medians of 8 timed calls per backend, switch when > 20 % faster, calls "
+                 "under 64 KiB left to p2p, rounds every 256 to 16384 calls) and logs a summary with each "
+                 "output; 'p2p' Isend/Irecv with the known partners, 'ksection' hierarchical routing "
                  "through the k-section tree, 'alltoall' MPI_Alltoallv force one backend"),
   });
 

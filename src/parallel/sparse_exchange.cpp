@@ -75,7 +75,9 @@ void deliver_self(const std::vector<Message>& merged, int rank, std::vector<Mess
 
 // Receives one message of unknown length from `source` with `tag`. MPI_Mprobe/MPI_Mrecv rather than
 // Probe/Recv so that a second thread probing the same communicator cannot steal the matched message.
-std::vector<double> receive_any_length(MPI_Comm comm, int source, int tag) {
+// The blocked time and the received payload go to `stats`.
+std::vector<double> receive_any_length(MPI_Comm comm, int source, int tag, ExchangeStats& stats) {
+  const double start = MPI_Wtime();
   MPI_Message handle;
   MPI_Status status;
   MPI_Mprobe(source, tag, comm, &handle, &status);
@@ -83,7 +85,16 @@ std::vector<double> receive_any_length(MPI_Comm comm, int source, int tag) {
   MPI_Get_count(&status, MPI_DOUBLE, &count);
   std::vector<double> data(static_cast<std::size_t>(count));
   MPI_Mrecv(data.data(), count, MPI_DOUBLE, &handle, MPI_STATUS_IGNORE);
+  stats.wait_seconds += MPI_Wtime() - start;
+  ++stats.messages_received;
+  stats.bytes_received += static_cast<long long>(data.size() * sizeof(double));
   return data;
+}
+
+void wait_all(std::vector<MPI_Request>& requests, ExchangeStats& stats) {
+  const double start = MPI_Wtime();
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  stats.wait_seconds += MPI_Wtime() - start;
 }
 
 // §3.1.1: counts first (MPI_Alltoall), then the payload (MPI_Alltoallv). The counts are sent as
@@ -92,6 +103,7 @@ std::vector<double> receive_any_length(MPI_Comm comm, int source, int tag) {
 std::vector<Message> exchange_alltoall(MPI_Comm comm, const std::vector<Message>& merged, ExchangeStats& stats) {
   const int rank = comm_rank(comm), nrank = comm_size(comm);
   const auto n = static_cast<std::size_t>(nrank);
+  const double start = MPI_Wtime();  // both collectives block: all of their time is waiting
   std::vector<int> send_tokens(n, 0), recv_tokens(n, 0);
   for (const Message& message : merged)
     send_tokens[static_cast<std::size_t>(message.rank)] = checked_count(message.data.size(), "message") + 1;
@@ -120,6 +132,9 @@ std::vector<Message> exchange_alltoall(MPI_Comm comm, const std::vector<Message>
   stats.bytes_sent += static_cast<long long>(send_total * sizeof(double));
   MPI_Alltoallv(send_buffer.data(), send_counts.data(), send_displs.data(), MPI_DOUBLE, recv_buffer.data(),
                 recv_counts.data(), recv_displs.data(), MPI_DOUBLE, comm);
+  stats.wait_seconds += MPI_Wtime() - start;
+  for (std::size_t r = 0; r < n; ++r) stats.messages_received += recv_counts[r] > 0 ? 1 : 0;
+  stats.bytes_received += static_cast<long long>(recv_total * sizeof(double));
 
   std::vector<Message> incoming;
   for (std::size_t r = 0; r < n; ++r) {
@@ -158,8 +173,8 @@ std::vector<Message> exchange_p2p(MPI_Comm comm, const std::vector<Message>& mer
   }
   std::vector<Message> incoming;
   incoming.reserve(partners.size() + 1);
-  for (int source : partners) incoming.push_back(Message{source, receive_any_length(comm, source, p2p_tag)});
-  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  for (int source : partners) incoming.push_back(Message{source, receive_any_length(comm, source, p2p_tag, stats)});
+  wait_all(requests, stats);
   deliver_self(merged, rank, incoming);
   sort_by_source(incoming);
   return incoming;
@@ -277,9 +292,9 @@ std::vector<Message> exchange_ksection(MPI_Comm comm, const std::vector<Message>
     }
     for (std::size_t s = 0; s < k1; ++s) {
       const int from = level.correspondents[s];
-      unpack(receive_any_length(comm, from, tag), from, kept);
+      unpack(receive_any_length(comm, from, tag, stats), from, kept);
     }
-    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    wait_all(requests, stats);
     items = std::move(kept);
   }
 
@@ -335,8 +350,8 @@ std::vector<Message> sparse_exchange(MPI_Comm comm, ExchangeMethod method, const
       KOSMO_FAIL("sparse_exchange: invalid ExchangeMethod value " << static_cast<int>(method));
   }
   if (stats != nullptr) {
-    stats->messages_sent += local.messages_sent;
-    stats->bytes_sent += local.bytes_sent;
+    local.exchanges = 1;
+    *stats += local;
   }
   return incoming;
 }

@@ -30,11 +30,27 @@ struct Message {
 };
 
 // What this rank put on the wire: MPI sends made (self-deliveries excluded) and their payload bytes
-// (for k-section, including the per-item routing headers and relayed items). sparse_exchange adds to
-// it, so one ExchangeStats can total several exchanges.
+// (for k-section, including the per-item routing headers and relayed items), what it took off the
+// wire, and the time it spent blocked waiting for the data (MPI_Mprobe/MPI_Mrecv/MPI_Waitall, or the
+// whole collective for all-to-all): the cost communication adds when it is not overlapped with work.
+// sparse_exchange adds to it, so one ExchangeStats can total several exchanges.
 struct ExchangeStats {
   long long messages_sent = 0;
   long long bytes_sent = 0;
+  long long messages_received = 0;
+  long long bytes_received = 0;
+  double wait_seconds = 0.0;
+  long long exchanges = 0;  // sparse_exchange calls
+
+  ExchangeStats& operator+=(const ExchangeStats& other) {
+    messages_sent += other.messages_sent;
+    bytes_sent += other.bytes_sent;
+    messages_received += other.messages_received;
+    bytes_received += other.bytes_received;
+    wait_seconds += other.wait_seconds;
+    exchanges += other.exchanges;
+    return *this;
+  }
 };
 
 // Delivers every outgoing message to its destination rank. Collective over `comm`.

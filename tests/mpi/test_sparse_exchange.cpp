@@ -14,6 +14,7 @@
 #include "parallel/ksection_tree.hpp"
 #include "parallel/prime_factors.hpp"
 #include "parallel/sparse_exchange.hpp"
+#include "parallel/tuned_exchange.hpp"
 
 using namespace kosmo::parallel;
 
@@ -286,4 +287,71 @@ TEST(KSectionCorrespondents, RoutingReachesEveryDestination) {
         EXPECT_EQ(at, destination) << "N " << n << " from " << source;
       }
   }
+}
+
+TEST(SparseExchange, ReceivedCountsAndWaitTime) {
+  // What a rank takes off the wire is what the others put on it for this rank: over all ranks,
+  // messages and bytes received equal those sent (p2p and all-to-all move payload only; k-section
+  // relays count at every hop, on both sides). Waiting is timed and never negative.
+  const int rank = world_rank(), nrank = world_size();
+  const KSectionTree tree = uniform_tree(nrank);
+  auto pattern = [&](int source) { return ring_pattern(source, nrank); };  // traffic between ranks whenever nrank > 1
+  const std::vector<Message> outgoing = pattern(rank);
+  const std::vector<int> sources = {(rank + nrank - 1) % nrank, (rank + 1) % nrank};
+  for (ExchangeMethod method : all_methods) {
+    SCOPED_TRACE(exchange_method_name(method));
+    ExchangeStats stats;
+    sparse_exchange(MPI_COMM_WORLD, method, outgoing, sources, &tree, &stats);
+    sparse_exchange(MPI_COMM_WORLD, method, outgoing, sources, &tree, &stats);
+    EXPECT_EQ(stats.exchanges, 2);
+    EXPECT_GE(stats.wait_seconds, 0.0);
+    long long totals[4] = {stats.messages_sent, stats.messages_received, stats.bytes_sent, stats.bytes_received};
+    MPI_Allreduce(MPI_IN_PLACE, totals, 4, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_EQ(totals[0], totals[1]);
+    EXPECT_EQ(totals[2], totals[3]);
+    if (nrank > 1 && method != ExchangeMethod::alltoall) {
+      EXPECT_GT(totals[1], 0);
+    }
+  }
+  ExchangeStats sum;
+  sum.messages_sent = 2;
+  sum.wait_seconds = 0.5;
+  ExchangeStats more;
+  more.messages_sent = 3;
+  more.bytes_received = 8;
+  more.wait_seconds = 0.25;
+  more.exchanges = 1;
+  sum += more;
+  EXPECT_EQ(sum.messages_sent, 5);
+  EXPECT_EQ(sum.bytes_received, 8);
+  EXPECT_DOUBLE_EQ(sum.wait_seconds, 0.75);
+  EXPECT_EQ(sum.exchanges, 1);
+}
+
+TEST(SparseExchange, TunedExchangeKeepsRanksInStep) {
+  // Every rank's tuner sees the maxima over ranks, so all ranks pick the same backend at every call
+  // (a mismatch would deadlock or fail the delivery check), however different their local timings.
+  const int rank = world_rank(), nrank = world_size();
+  const KSectionTree tree = uniform_tree(nrank);
+  auto pattern = [&](int source) { return random_pattern(11, source, nrank); };
+  const std::vector<Message> outgoing = pattern(rank);
+  const std::vector<Message> expected = expected_incoming(rank, nrank, pattern);
+  const std::vector<int> sources = sources_of(expected);
+  AutoTuneSettings settings;
+  settings.settle_calls = 4;
+  settings.max_settle_calls = 8;
+  settings.min_bytes = 0.0;
+  ExchangeAutoTuner tuner(settings);
+  ExchangeStats stats;
+  for (int call = 0; call < 200; ++call) {
+    const int chosen = static_cast<int>(tuner.choose(ExchangeComponent::bulk_dp));
+    int lowest = chosen, highest = chosen;
+    MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &highest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    ASSERT_EQ(lowest, highest) << "call " << call;
+    expect_same(tuned_exchange(MPI_COMM_WORLD, tuner, ExchangeComponent::bulk_dp, outgoing, sources, &tree, stats), expected,
+                "tuned");
+  }
+  EXPECT_EQ(stats.exchanges, 200);
+  EXPECT_GE(tuner.round_count(ExchangeComponent::bulk_dp), 5);  // 16 calls per round, 4 then 8 settled
 }
