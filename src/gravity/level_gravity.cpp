@@ -290,7 +290,11 @@ void LevelGravity<D>::solve_level(int level, std::optional<double> time) {
     const std::vector<double> coarse_potential = extrapolate_coarser_potential(level, time);
     timers_.add("gravity - time extrapolation", start);
     start = Clock::now();
+    // The source (the modules' densities: the particles' cloud-in-cell deposit) has its own timer,
+    // so that the solver timers below are the solvers alone.
     set_source(level);
+    timers_.add("gravity - source density", start);
+    start = Clock::now();
     gravity::OctreeMultigridReport report{};
     if (level == levelmin_ && use_fftw_) {
       // The FFT's exchange partners and index maps follow the mesh and the decomposition.
