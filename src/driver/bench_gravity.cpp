@@ -114,6 +114,9 @@ Timing plain_fftw_pair(MPI_Comm comm, long long n, int repeats) {
     std::lock_guard<std::mutex> lock(gravity::fftw_support::planner_mutex());
     fftw_destroy_plan(forward);
     fftw_destroy_plan(backward);
+    // FFTW_ESTIMATE planners use wisdom when there is some: without this the solvers planned after
+    // it would get sub-plans measured here, which a run (planning with FFTW_ESTIMATE only) never has.
+    fftw_forget_wisdom();
   }
   fftw_free(real);
   fftw_free(spectrum);
