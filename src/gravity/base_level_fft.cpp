@@ -32,6 +32,50 @@ void initialise_fftw_mpi() {
   (void)initialised;
 }
 
+// The owned cells of `level` of `field` into the dense n^D array `dense` (x fastest), one key decode
+// per oct. On one rank they fill it; on several the rest is zeroed and one in-place Allreduce adds
+// the other ranks' cells: each cell has one nonzero contribution, so the array is the same bits on
+// every rank count (as parallel::gather_uniform_level, without its fresh array and copies).
+template <int D>
+void gather_level(const core::OctTree<D, core::MortonKey>& tree, int level, int field, long long n, double* dense, std::size_t cells,
+                  MPI_Comm comm, int ranks) {
+  using Tree = core::OctTree<D, core::MortonKey>;
+  if (ranks > 1) {
+    const auto count = static_cast<std::ptrdiff_t>(cells);
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < count; ++i) dense[i] = 0.0;
+  }
+  const auto& octs = tree.octs_at_level(level);
+  const double* values = tree.field(field);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < octs.size(); ++i) {
+    const auto oct = tree.coordinates(octs[i]);
+    for (int c = 0; c < Tree::cells_per_oct; ++c) {
+      auto x = oct;
+      for (int d = 0; d < D; ++d) x[d] = 2 * x[d] + ((c >> d) & 1);
+      dense[parallel::dense_index<D>(x, n)] = values[Tree::cell_index(octs[i], c)];
+    }
+  }
+  if (ranks > 1) MPI_Allreduce(MPI_IN_PLACE, dense, static_cast<int>(cells), MPI_DOUBLE, MPI_SUM, comm);
+}
+
+// The dense array back into `field` on every owned and ghost cell of `level`. No MPI.
+template <int D>
+void scatter_level(core::OctTree<D, core::MortonKey>& tree, int level, int field, long long n, const double* dense) {
+  using Tree = core::OctTree<D, core::MortonKey>;
+  double* values = tree.field(field);
+  for (const auto* octs : {&tree.octs_at_level(level), &tree.ghost_octs_at_level(level)}) {
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < octs->size(); ++i) {
+      const auto oct = tree.coordinates((*octs)[i]);
+      for (int c = 0; c < Tree::cells_per_oct; ++c) {
+        auto x = oct;
+        for (int d = 0; d < D; ++d) x[d] = 2 * x[d] + ((c >> d) & 1);
+        values[Tree::cell_index((*octs)[i], c)] = dense[parallel::dense_index<D>(x, n)];
+      }
+    }
+  }
+}
 
 // Everything the slab mode (3-D only) keeps between solves.
 struct SlabState {
@@ -86,10 +130,11 @@ struct BaseLevelFft<D>::Impl {
   double h = 0.0;
   std::size_t owned_octs = 0, ghost_octs = 0;  // at construction, to catch a changed tree
 
-  // Gather mode.
+  // Gather mode: the periodic solver works in its own array; the isolated one reads and writes these.
+  std::size_t cells = 0;  // n^D
   std::unique_ptr<PeriodicFftPoisson<D>> periodic_solver;
   std::unique_ptr<IsolatedFftPoisson> isolated_solver;
-  std::vector<double> dense_potential;
+  std::vector<double> dense_source, dense_potential;
 
   // Slab mode.
   std::unique_ptr<SlabState> slab;
@@ -360,6 +405,7 @@ BaseLevelFft<D>::BaseLevelFft(MPI_Comm comm, const Tree& tree, int level, BaseLe
   s.h = tree.cell_size(level);
   long long cells = 1;
   for (int d = 0; d < D; ++d) cells *= s.n;
+  s.cells = static_cast<std::size_t>(cells);
   s.owned_octs = tree.octs_at_level(level).size();
   s.ghost_octs = tree.ghost_octs_at_level(level).size();
   // Fully refined: the owned cells of all ranks tile the level (the gather checks it again per solve).
@@ -395,14 +441,21 @@ void BaseLevelFft<D>::solve(Tree& tree, int rhs_field, int phi_field) {
     s.solve_slabs(tree, rhs_field, phi_field);
     return;
   }
-  // Gather mode (seeds/000 §5.2.1): one Allreduce, a local solve, a write-back without MPI.
-  const std::vector<double> source = parallel::gather_uniform_level(tree, s.level, rhs_field, s.comm);
-  s.dense_potential.resize(source.size());
-  if (s.isolated)
-    s.isolated_solver->solve(source.data(), s.dense_potential.data());
-  else
-    s.periodic_solver->solve(source.data(), s.dense_potential.data());
-  parallel::scatter_uniform_level(tree, s.level, phi_field, s.dense_potential);
+  // Gather mode (seeds/000 §5.2.1): one Allreduce (none on one rank), a local solve, a write-back
+  // without MPI. The periodic solve gathers into and scatters from the FFT's own array. The level's
+  // oct counts are those the constructor checked to tile the level.
+  if (s.isolated) {
+    s.dense_source.resize(s.cells);
+    s.dense_potential.resize(s.cells);
+    gather_level<D>(tree, s.level, rhs_field, s.n, s.dense_source.data(), s.cells, s.comm, s.ranks);
+    s.isolated_solver->solve(s.dense_source.data(), s.dense_potential.data());
+    scatter_level<D>(tree, s.level, phi_field, s.n, s.dense_potential.data());
+  } else {
+    double* grid = s.periodic_solver->grid();
+    gather_level<D>(tree, s.level, rhs_field, s.n, grid, s.cells, s.comm, s.ranks);
+    s.periodic_solver->solve_in_place();
+    scatter_level<D>(tree, s.level, phi_field, s.n, grid);
+  }
 }
 
 template <int D>

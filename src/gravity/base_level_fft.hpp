@@ -3,9 +3,12 @@
 // level (every cell exists) one direct FFT solve replaces the multigrid V-cycle. Two regimes:
 //
 //  - gather (§5.2.1, N = n^D <= slab_threshold_cells, default 256^3): every rank gathers the whole
-//    level with one MPI_Allreduce (parallel/uniform_level.hpp) and solves it with a local threaded
-//    FFTW transform. Each cell has one nonzero contribution to the sum, so the gathered source and
-//    hence the potential are the same bits on every rank count.
+//    level with one MPI_Allreduce (none on one rank) and solves it with a local threaded FFTW
+//    transform. Each cell has one nonzero contribution to the sum, so the gathered source and
+//    hence the potential are the same bits on every rank count. The periodic solve gathers the
+//    octs straight into the FFT's own array and scatters from it (no intermediate copies), and its
+//    plans pad the spectrum's planes (fftw_support::plan_real_transforms): together within 1.5x of
+//    a plain FFTW_MEASURE r2c + c2r pair of the same grid (docs/gravity.md, the benchmark).
 //  - slabs (§5.2.2-5.2.3, N above the threshold, D = 3 only): FFTW-MPI's slab decomposition along z
 //    (FFTW's first, slowest dimension; x is fastest as everywhere in kosmo), with transposed output
 //    so the forward/backward pair needs no transpose back. kosmo's domains (any shape) are moved to

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <mutex>
 #include <numbers>
 #include <vector>
 
@@ -21,14 +20,13 @@ namespace kosmo::gravity {
 template <int D>
 struct PeriodicFftPoisson<D>::Impl {
   std::size_t n_real = 1;         // n^D
-  std::size_t n_complex = 1;      // n^(D-1) (n/2+1)
   std::size_t n_half = 1;         // n/2+1: the length of the fastest (x) axis in k-space
+  std::size_t plane_stride = 1;   // complex values per z plane (padded: fftw_support::spectrum_plane_stride)
   double norm = 1.0;              // 1/n^D: FFTW transforms are unnormalised
   std::vector<double> lambda_1d;  // per axis: (2 cos(2 pi k / n) - 2) / h^2 for k = 0..n-1
   fftw_support::Buffer<double> real;
   fftw_support::Buffer<fftw_complex> spectrum;
-  fftw_support::Plan forward;
-  fftw_support::Plan backward;
+  fftw_support::PlanPair plans;
 };
 
 template <int D>
@@ -40,8 +38,7 @@ PeriodicFftPoisson<D>::PeriodicFftPoisson(int n, double h) : n_(n), h_(h), impl_
   const auto un = static_cast<std::size_t>(n);
   s.n_half = un / 2 + 1;
   for (int d = 0; d < D; ++d) s.n_real *= un;
-  s.n_complex = s.n_half;
-  for (int d = 1; d < D; ++d) s.n_complex *= un;
+  s.plane_stride = fftw_support::spectrum_plane_stride(D, n);
   s.norm = 1.0 / static_cast<double>(s.n_real);
 
   // 2 cos(theta) - 2 = -4 sin^2(theta / 2): the sine form has no cancellation at small k.
@@ -52,31 +49,11 @@ PeriodicFftPoisson<D>::PeriodicFftPoisson(int n, double h) : n_(n), h_(h), impl_
   }
 
   s.real = fftw_support::allocate<double>(s.n_real, "reals");
-  s.spectrum = fftw_support::allocate<fftw_complex>(s.n_complex, "complex modes");
-
+  s.spectrum = fftw_support::allocate<fftw_complex>(fftw_support::spectrum_size(D, n), "complex modes");
+  std::fill_n(&s.spectrum[0][0], 2 * fftw_support::spectrum_size(D, n), 0.0);  // the padding FFTW never writes
   fftw_support::initialise_threads();
-  {
-    std::lock_guard<std::mutex> lock(fftw_support::planner_mutex());
-    fftw_plan_with_nthreads(std::max(1, omp_get_max_threads()));
-    // FFTW's row-major dims are (z, y, x): the last one is contiguous, matching x fastest.
-    fftw_plan forward = nullptr;
-    fftw_plan backward = nullptr;
-    if constexpr (D == 1) {
-      forward = fftw_plan_dft_r2c_1d(n, s.real.get(), s.spectrum.get(), FFTW_ESTIMATE);
-      backward = fftw_plan_dft_c2r_1d(n, s.spectrum.get(), s.real.get(), FFTW_ESTIMATE);
-    } else if constexpr (D == 2) {
-      forward = fftw_plan_dft_r2c_2d(n, n, s.real.get(), s.spectrum.get(), FFTW_ESTIMATE);
-      backward = fftw_plan_dft_c2r_2d(n, n, s.spectrum.get(), s.real.get(), FFTW_ESTIMATE);
-    } else {
-      forward = fftw_plan_dft_r2c_3d(n, n, n, s.real.get(), s.spectrum.get(), FFTW_ESTIMATE);
-      backward = fftw_plan_dft_c2r_3d(n, n, n, s.spectrum.get(), s.real.get(), FFTW_ESTIMATE);
-    }
-    s.forward.reset(forward);
-    s.backward.reset(backward);
-  }
-  KOSMO_REQUIRE(s.forward && s.backward, "gravity::PeriodicFftPoisson<"
-                                             << D << ">: FFTW could not plan the r2c/c2r transforms of a " << n << "^"
-                                             << D << " grid");
+  // FFTW's row-major dims are (z, y, x): the last one is contiguous, matching x fastest.
+  s.plans = fftw_support::plan_real_transforms(D, n, s.real.get(), s.spectrum.get(), omp_get_max_threads());
 }
 
 template <int D>
@@ -87,19 +64,35 @@ template <int D>
 PeriodicFftPoisson<D>& PeriodicFftPoisson<D>::operator=(PeriodicFftPoisson&&) noexcept = default;
 
 template <int D>
+double* PeriodicFftPoisson<D>::grid() {
+  KOSMO_REQUIRE(impl_, "gravity::PeriodicFftPoisson<" << D << ">::grid on a moved-from solver");
+  return impl_->real.get();
+}
+
+template <int D>
 void PeriodicFftPoisson<D>::solve(const double* f, double* phi) {
   KOSMO_REQUIRE(impl_, "gravity::PeriodicFftPoisson<" << D << ">::solve on a moved-from solver");
   Impl& s = *impl_;
   std::copy(f, f + s.n_real, s.real.get());
-  fftw_execute(s.forward.get());
+  solve_in_place();
+  std::copy(s.real.get(), s.real.get() + s.n_real, phi);
+}
 
-  // Mode (k_z, k_y, k_x) sits at ((k_z n + k_y) n_half + k_x); only the sum of the per-axis
+template <int D>
+void PeriodicFftPoisson<D>::solve_in_place() {
+  KOSMO_REQUIRE(impl_, "gravity::PeriodicFftPoisson<" << D << ">::solve_in_place on a moved-from solver");
+  Impl& s = *impl_;
+  fftw_execute(s.plans.forward.get());
+
+  // Mode (k_z, k_y, k_x) sits at (k_z plane_stride + k_y n_half + k_x); only the sum of the per-axis
   // eigenvalues matters, so one row of length n_half shares the outer-axes part.
-  const auto rows = static_cast<std::ptrdiff_t>(s.n_complex / s.n_half);
   const auto un = static_cast<std::size_t>(n_);
+  std::size_t row_count = 1;
+  for (int d = 1; d < D; ++d) row_count *= un;
+  const auto rows = static_cast<std::ptrdiff_t>(row_count);
   fftw_complex* spectrum = s.spectrum.get();
   const double* lambda = s.lambda_1d.data();
-  const std::size_t n_half = s.n_half;
+  const std::size_t n_half = s.n_half, plane_stride = s.plane_stride;
   const double norm = s.norm;
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t row = 0; row < rows; ++row) {
@@ -109,7 +102,8 @@ void PeriodicFftPoisson<D>::solve(const double* f, double* phi) {
       lambda_outer += lambda[rest % un];
       rest /= un;
     }
-    fftw_complex* line = spectrum + static_cast<std::size_t>(row) * n_half;
+    const std::size_t y = D >= 2 ? static_cast<std::size_t>(row) % un : 0, z = D == 3 ? static_cast<std::size_t>(row) / un : 0;
+    fftw_complex* line = spectrum + z * plane_stride + y * n_half;
     for (std::size_t kx = 0; kx < n_half; ++kx) {
       const double eigenvalue = lambda_outer + lambda[kx];
       // The k = 0 mode (eigenvalue exactly 0) is the mean: phi_0 = 0 removes it from the source.
@@ -119,8 +113,7 @@ void PeriodicFftPoisson<D>::solve(const double* f, double* phi) {
     }
   }
 
-  fftw_execute(s.backward.get());
-  std::copy(s.real.get(), s.real.get() + s.n_real, phi);
+  fftw_execute(s.plans.backward.get());
 }
 
 template class PeriodicFftPoisson<1>;

@@ -17,7 +17,7 @@ class PeriodicFftPoisson {
   static_assert(D >= 1 && D <= 3, "PeriodicFftPoisson is instantiated for D = 1, 2, 3");
 
  public:
-  // Plans once (FFTW_ESTIMATE, threaded with omp_get_max_threads() threads); the solver is reusable.
+  // Plans once (FFTW_ESTIMATE, fftw_support::plan_real_transforms; threaded with omp_get_max_threads() threads); the solver is reusable.
   PeriodicFftPoisson(int n, double h);
   ~PeriodicFftPoisson();
   PeriodicFftPoisson(PeriodicFftPoisson&&) noexcept;
@@ -27,6 +27,10 @@ class PeriodicFftPoisson {
 
   // f and phi each hold n^D values, row-major with x fastest; they may alias.
   void solve(const double* f, double* phi);
+  // The same solve on the solver's own n^D array (grid()): f in, phi out, no copies. The base-level
+  // solver gathers the level's cells straight into it (seeds/000 §5.2.1).
+  double* grid();
+  void solve_in_place();
 
   int n() const { return n_; }
   double h() const { return h_; }

@@ -29,9 +29,11 @@ void declare_parameters(core::SchemaBuilder& schema) {
       real_key("POISSON_PARAMS", "epsilon", 1e-4, above_up_to(0, 1),
                "multigrid convergence: stop when the residual norm falls below epsilon times the initial one "
                "(RAMSES multigrid_fine)"),
-      logical_key("POISSON_PARAMS", "mg_merged_rb", true,
+      logical_key("POISSON_PARAMS", "mg_merged_rb", false,
                   "cuRAMSES (seeds/000 §5.1.1, App. D.2): red and black Gauss-Seidel half sweeps without a ghost "
-                  "exchange between them; .false. is RAMSES' sequence (results then equal on any rank count)"),
+                  "exchange between them (2 exchanges fewer per V-cycle and level, but the potential then depends "
+                  "on the rank count); the default .false. is RAMSES' sequence, whose results are the same bits on "
+                  "any rank count"),
       logical_key("POISSON_PARAMS", "mg_fused_norm", true,
                   "cuRAMSES (seeds/000 §5.1.1): residual and its norm in one loop, norm reductions batched"),
       integer_key("POISSON_PARAMS", "fft_slab_threshold", 16777216, at_least(1),

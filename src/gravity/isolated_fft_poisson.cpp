@@ -41,12 +41,11 @@ struct IsolatedFftPoisson::Impl {
   std::size_t padded = 1;          // 2n: cells per axis of the padded grid
   std::size_t padded_half = 1;     // n + 1: length of the x axis in k-space
   std::size_t real_count = 1;      // (2n)^3
-  std::size_t complex_count = 1;   // (2n)^2 (n+1)
+  std::size_t complex_count = 1;   // 2n planes of (2n) (n+1) modes, padded (fftw_support::spectrum_size)
   fftw_support::Buffer<double> real;
   fftw_support::Buffer<fftw_complex> spectrum;
   std::vector<double> green_spectrum;  // the (real) transform of W, times the 1/(2n)^3 normalisation
-  fftw_support::Plan forward;
-  fftw_support::Plan backward;
+  fftw_support::PlanPair plans;
 };
 
 IsolatedFftPoisson::IsolatedFftPoisson(int n, double h) : n_(n), h_(h), impl_(std::make_unique<Impl>()) {
@@ -56,20 +55,15 @@ IsolatedFftPoisson::IsolatedFftPoisson(int n, double h) : n_(n), h_(h), impl_(st
   s.padded = 2 * static_cast<std::size_t>(n);
   s.padded_half = s.padded / 2 + 1;
   s.real_count = s.padded * s.padded * s.padded;
-  s.complex_count = s.padded * s.padded * s.padded_half;
+  const int m = static_cast<int>(s.padded);
+  s.complex_count = fftw_support::spectrum_size(3, m);
   s.real = fftw_support::allocate<double>(s.real_count, "reals");
   s.spectrum = fftw_support::allocate<fftw_complex>(s.complex_count, "complex modes");
+  // FFTW never writes the two padding values of each plane: zero, so the products below stay finite.
+  std::fill_n(&s.spectrum[0][0], 2 * s.complex_count, 0.0);
 
   fftw_support::initialise_threads();
-  {
-    std::lock_guard<std::mutex> lock(fftw_support::planner_mutex());
-    fftw_plan_with_nthreads(std::max(1, omp_get_max_threads()));
-    const int m = static_cast<int>(s.padded);
-    s.forward.reset(fftw_plan_dft_r2c_3d(m, m, m, s.real.get(), s.spectrum.get(), FFTW_ESTIMATE));
-    s.backward.reset(fftw_plan_dft_c2r_3d(m, m, m, s.spectrum.get(), s.real.get(), FFTW_ESTIMATE));
-  }
-  KOSMO_REQUIRE(s.forward && s.backward,
-                "gravity::IsolatedFftPoisson: FFTW could not plan the r2c/c2r transforms of a " << s.padded << "^3 grid");
+  s.plans = fftw_support::plan_real_transforms(3, m, s.real.get(), s.spectrum.get(), omp_get_max_threads());
 
   // W on the padded grid at the minimum-image offset: index i stands for offset i (i <= n) or
   // i - 2n (i > n). W is even along every axis, so its transform is real.
@@ -81,7 +75,7 @@ IsolatedFftPoisson::IsolatedFftPoisson(int n, double h) : n_(n), h_(h), impl_(st
       for (long long x = 0; x < padded; ++x)
         real[static_cast<std::size_t>((z * padded + y) * padded + x)] =
             free_space_green_weight(std::min(x, padded - x), std::min(y, padded - y), std::min(z, padded - z), h);
-  fftw_execute(s.forward.get());
+  fftw_execute(s.plans.forward.get());
   const double norm = 1.0 / static_cast<double>(s.real_count);
   s.green_spectrum.resize(s.complex_count);
   for (std::size_t k = 0; k < s.complex_count; ++k) s.green_spectrum[k] = s.spectrum[k][0] * norm;
@@ -105,7 +99,7 @@ void IsolatedFftPoisson::solve(const double* f, double* phi) {
       const double* row = f + (z * n + y) * n;
       std::copy(row, row + n, real + (static_cast<std::size_t>(z) * padded + static_cast<std::size_t>(y)) * padded);
     }
-  fftw_execute(s.forward.get());
+  fftw_execute(s.plans.forward.get());
   fftw_complex* spectrum = s.spectrum.get();
   const double* green = s.green_spectrum.data();
   const auto complex_count = static_cast<std::ptrdiff_t>(s.complex_count);
@@ -114,7 +108,7 @@ void IsolatedFftPoisson::solve(const double* f, double* phi) {
     spectrum[k][0] *= green[k];
     spectrum[k][1] *= green[k];
   }
-  fftw_execute(s.backward.get());
+  fftw_execute(s.plans.backward.get());
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t z = 0; z < n; ++z)
     for (std::ptrdiff_t y = 0; y < n; ++y) {

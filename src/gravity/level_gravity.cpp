@@ -290,8 +290,12 @@ void LevelGravity<D>::solve_level(int level, std::optional<double> time) {
     const std::vector<double> coarse_potential = extrapolate_coarser_potential(level, time);
     timers_.add("gravity - time extrapolation", start);
     start = Clock::now();
-    const double recorded = timers_.recorded();  // the particles' deposit has its own line
+    // The source (the modules' densities) has its own timer, so that the solver timers below are
+    // the solvers alone; within it the particles' deposit has its own line.
+    const double recorded = timers_.recorded();
     set_source(level);
+    timers_.add_exclusive("gravity - source density", start, recorded);
+    start = Clock::now();
     gravity::OctreeMultigridReport report{};
     if (level == levelmin_ && use_fftw_) {
       // The FFT's exchange partners and index maps follow the mesh and the decomposition.
@@ -302,7 +306,7 @@ void LevelGravity<D>::solve_level(int level, std::optional<double> time) {
       }
       fft_->solve(tree_, source_, phi_);
       report.converged = true;
-      timers_.add_exclusive("gravity - base level FFT", start, recorded);
+      timers_.add("gravity - base level FFT", start);
     } else {
       if (isolated_ && level == levelmin_) set_monopole_boundary();
       report = multigrid_->solve(level, phi_, source_);
@@ -310,7 +314,7 @@ void LevelGravity<D>::solve_level(int level, std::optional<double> time) {
                                                                                << report.vcycles << " V-cycles (residual "
                                                                                << report.final_residual << " of "
                                                                                << report.initial_residual << ")");
-      timers_.add_exclusive("gravity - multigrid", start, recorded);
+      timers_.add("gravity - multigrid", start);
     }
     reports_[static_cast<std::size_t>(level)] = report;
     start = Clock::now();

@@ -13,7 +13,7 @@
 //
 // Results do not depend on the thread count, bit for bit (see octree_multigrid_kernels.hpp).
 // They do not depend on the rank count either when every colour sweep is followed by a ghost refresh
-// (merged_red_black = false): each owned cell sees exactly the values it sees on one rank. Only the
+// (merged_red_black = false, the default): each owned cell sees exactly the values it sees on one rank. Only the
 // global sums (norms; the means of the singular problem) carry rank-dependent round-off.
 #include "gravity/octree_multigrid.hpp"
 

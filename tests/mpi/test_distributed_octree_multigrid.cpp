@@ -221,6 +221,29 @@ TEST(DistributedOctreeMultigrid, UnmergedSweepsGiveTheOneRankBitsOnAnyRankCount)
 
 TEST(DistributedOctreeMultigrid, MergedFusedSweepsAgreeToRoundOffAtTightEpsilon) { amr_case(true, true, 1e-12); }
 
+// The settings a run gets when it sets nothing (mg_merged_rb defaults to .false.): the refined
+// levels of 1, 2, 3 and 4 ranks (this binary's rank counts) carry the one-rank bits in the same
+// V-cycles. With the merged sweep as the default this fails on 2 or more ranks.
+TEST(DistributedOctreeMultigrid, DefaultSettingsGiveTheOneRankBitsOnAnyRankCount) {
+  const gravity::OctreeMultigridSettings settings;
+  const std::vector<int> levels{kBase + 1, kBase + 2};
+  Problem reference = build(false);
+  const Solves alone = solve(reference.tree, reference.phi, reference.rhs, levels, settings, nullptr);
+  DistributedRun run{build(false)};
+  distribute(run);
+  const Solves spread = solve(run.problem.tree, run.problem.phi, run.problem.rhs, levels, settings, &run.mesh);
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const Comparison cmp = compare(run.problem.tree, run.problem.phi, reference.tree, reference.phi, levels[i]);
+    if (world_rank() == 0)
+      std::printf("  %d ranks, default settings, level %d: %d V-cycles (alone %d), %lld cells, %lld differ\n", world_size(), levels[i],
+                  spread.reports[i].vcycles, alone.reports[i].vcycles, cmp.cells, cmp.differing);
+    EXPECT_TRUE(spread.reports[i].converged);
+    EXPECT_GT(cmp.cells, 0);
+    EXPECT_EQ(spread.reports[i].vcycles, alone.reports[i].vcycles) << "level " << levels[i];
+    EXPECT_EQ(cmp.differing, 0) << "level " << levels[i] << ": with the default settings the potential depends on the rank count";
+  }
+}
+
 TEST(DistributedOctreeMultigrid, PeriodicBaseLevelMatchesTheOneRankSolve) {
   // The singular problem: the means of rhs and phi are global sums (rank-dependent round-off), so
   // with fresh ghosts at every colour the agreement is to round-off, not bitwise.

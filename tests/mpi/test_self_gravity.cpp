@@ -286,6 +286,11 @@ TEST(SelfGravity, FftwMpiSlabsAreRankIndependent) {
 
 TEST(SelfGravity, UnmergedMultigridIsRankIndependent) { expect_rank_independent("use_fftw=.false.|mg_merged_rb=.false.", 1e-10); }
 
+// What a run gets when it sets nothing: the gathered FFT base level and the unmerged multigrid
+// (mg_merged_rb defaults to .false.) on the refined levels, with the same V-cycle counts. The bound
+// is round-off of the global sums (the mean density), not a merged sweep's stale ghosts.
+TEST(SelfGravity, DefaultSettingsAreRankIndependent) { expect_rank_independent("|", 1e-12); }
+
 // The merged sweep reads stale red ghosts during the black half sweep (seeds/000 §5.1.1): the
 // iterates differ between rank counts, so the solve is converged tightly before comparing.
 TEST(SelfGravity, MergedMultigridIsRankIndependentWhenConverged) {
