@@ -36,9 +36,11 @@
 namespace kosmo::parallel {
 
 // Messages put on the wire by each kind of exchange, for the instrumentation tests and the log.
+// `mesh_changes` counts the exchanges of apply_mesh_changes (one per regrid that changed the mesh),
+// `redistribute` those of redistribute() and scatter_octs().
 struct DistributedMeshStats {
-  ExchangeStats redistribute, forward, flags, reverse;
-  long long forward_calls = 0, flag_calls = 0, reverse_calls = 0, redistributions = 0;
+  ExchangeStats redistribute, forward, flags, reverse, mesh_changes;
+  long long forward_calls = 0, flag_calls = 0, reverse_calls = 0, redistributions = 0, mesh_change_calls = 0;
 };
 
 template <int D, class Key>
@@ -113,6 +115,15 @@ class DistributedMesh {
   // zone holds it; every rank then rebuilds its tree from what it received (its own octs
   // included), so ghosts are fresh and octs have migrated. Collective.
   void redistribute(Tree& tree);
+  // After a regrid that kept the decomposition (core::regrid with flags synchronised to the ghosts,
+  // which mirrors every creation and destruction on the ghost copies): only what changed moves
+  // (seeds/000 §3). `created` are the octs the regrid created on this rank, `restricted` the
+  // surviving octs whose cells lost their son (core::RegridCounts). Each rank keeps a new oct it
+  // owns or whose grown box overlaps its domain and destroys the others; the owner of each new
+  // oct's father sends its copy, and the owner of each restricted oct its restricted values, to the
+  // ranks that keep them; level and exchange lists are rebuilt locally. The result is the state
+  // redistribute() gives, value for value and in the same pool order. Collective.
+  void apply_mesh_changes(Tree& tree, std::span<const core::OctIndex> created, std::span<const core::OctIndex> restricted);
   // Restart: octs read from a file, any share of them on any rank (level, key, and 2^D values of
   // every field of the tree in registration order per oct), go to their owners and ghost holders,
   // and the tree is rebuilt from them as in redistribute(). Collective.
@@ -157,6 +168,11 @@ class DistributedMesh {
   Box grown_box(const Tree& tree, core::OctIndex o) const;
   Box grown_box(const Tree& tree, int level, const typename Tree::Coordinates& coordinates) const;
   void deliver_and_rebuild(Tree& tree, std::map<int, std::vector<double>>& outgoing_by_rank);
+  // Appends one oct's record (level, key, every field's 2^D values) for the wire.
+  void pack_oct(const Tree& tree, core::OctIndex o, std::vector<double>& out) const;
+  // The new octs this rank keeps (owned, or ghost: its domain overlaps their grown box), after
+  // destroying the others; their roles are set.
+  std::vector<core::OctIndex> keep_needed_new_octs(Tree& tree, std::span<const core::OctIndex> created);
   std::vector<int> ranks_overlapping(const Box& box) const;
   int owner_of_point(const std::array<double, 3>& point) const;
   void build_exchange_lists(const Tree& tree);
