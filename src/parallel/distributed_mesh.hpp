@@ -37,10 +37,14 @@ namespace kosmo::parallel {
 
 // Messages put on the wire by each kind of exchange, for the instrumentation tests and the log.
 // `mesh_changes` counts the exchanges of apply_mesh_changes (one per regrid that changed the mesh),
-// `redistribute` those of redistribute() and scatter_octs().
+// `redistribute` those of redistribute() and scatter_octs(). Their yardstick, `ghost_layer_bytes`:
+// the payload one forward exchange of every field at every level would send from this rank (one
+// refresh of the whole ghost layer), summed over the calls of apply_mesh_changes, each on the mesh
+// it left.
 struct DistributedMeshStats {
   ExchangeStats redistribute, forward, flags, reverse, mesh_changes;
   long long forward_calls = 0, flag_calls = 0, reverse_calls = 0, redistributions = 0, mesh_change_calls = 0;
+  long long ghost_layer_bytes = 0;
 };
 
 template <int D, class Key>
@@ -129,6 +133,8 @@ class DistributedMesh {
   // and the tree is rebuilt from them as in redistribute(). Collective.
   void scatter_octs(Tree& tree, std::span<const int> levels, std::span<const Key> keys, std::span<const double> values);
 
+  // Payload bytes one forward exchange of `field_count` fields at every level sends from this rank.
+  long long ghost_layer_bytes(int field_count) const;
   // Forward exchange of cell fields of one level, owners -> ghosts. Collective.
   void exchange_fields(Tree& tree, int level, std::span<const int> fields);
   // Forward exchange of one byte per cell (refinement flags, indexed by cell), owners -> ghosts.

@@ -120,12 +120,22 @@ void DistributedMesh<D, Key>::apply_mesh_changes(Tree& tree, std::span<const cor
   // that every sum over octs adds in the same order.
   tree.compact();
   build_exchange_lists(tree);
+  stats_.ghost_layer_bytes += ghost_layer_bytes(nfield);
+}
+
+template <int D, class Key>
+long long DistributedMesh<D, Key>::ghost_layer_bytes(int field_count) const {
+  long long octs = 0;
+  for (const auto& level : send_lists_)
+    for (const Partner& p : level) octs += static_cast<long long>(p.octs.size());
+  return octs * field_count * Tree::cells_per_oct * static_cast<long long>(sizeof(double));
 }
 
 #define KOSMO_INSTANTIATE_MESH_CHANGES(D, Key)                                                                                   \
   template void DistributedMesh<D, Key>::pack_oct(const Tree&, core::OctIndex, std::vector<double>&) const;                     \
   template std::vector<core::OctIndex> DistributedMesh<D, Key>::keep_needed_new_octs(Tree&, std::span<const core::OctIndex>); \
-  template void DistributedMesh<D, Key>::apply_mesh_changes(Tree&, std::span<const core::OctIndex>, std::span<const core::OctIndex>);
+  template void DistributedMesh<D, Key>::apply_mesh_changes(Tree&, std::span<const core::OctIndex>, std::span<const core::OctIndex>); \
+  template long long DistributedMesh<D, Key>::ghost_layer_bytes(int) const;
 KOSMO_INSTANTIATE_MESH_CHANGES(1, std::uint64_t)
 KOSMO_INSTANTIATE_MESH_CHANGES(2, std::uint64_t)
 KOSMO_INSTANTIATE_MESH_CHANGES(3, std::uint64_t)
