@@ -114,7 +114,8 @@ class DistributedMesh {
   // it owns, what it keeps as ghost and what is idle, and builds its exchange lists. No messages.
   void classify_coarse_grid(Tree& tree);
 
-  // After any change of the mesh or of the decomposition: every rank sends each oct it owned
+  // After a change of the decomposition (load balance), or of the mesh when mesh_update =
+  // 'redistribute' (the reference for apply_mesh_changes): every rank sends each oct it owned
   // (all fields) to the oct's owner under the current decomposition and to every rank whose ghost
   // zone holds it; every rank then rebuilds its tree from what it received (its own octs
   // included), so ghosts are fresh and octs have migrated. Collective.
