@@ -175,6 +175,8 @@ class DistributedMesh {
   Box grown_box(const Tree& tree, core::OctIndex o) const;
   Box grown_box(const Tree& tree, int level, const typename Tree::Coordinates& coordinates) const;
   void deliver_and_rebuild(Tree& tree, std::map<int, std::vector<double>>& outgoing_by_rank);
+  // Every field of every ghost from its owner, all levels in one message per partner.
+  void refresh_whole_ghost_layer(Tree& tree);
   // Appends one oct's record (level, key, every field's 2^D values) for the wire.
   void pack_oct(const Tree& tree, core::OctIndex o, std::vector<double>& out) const;
   // The new octs this rank keeps (owned, or ghost: its domain overlaps their grown box), after
