@@ -126,7 +126,8 @@ class DistributedMesh {
   // surviving octs whose cells lost their son (core::RegridCounts). Each rank keeps a new oct it
   // owns or whose grown box overlaps its domain and destroys the others; the owner of each new
   // oct's father sends its copy, and the owner of each restricted oct its restricted values, to the
-  // ranks that keep them; level and exchange lists are rebuilt locally. The result is the state
+  // ranks that keep them; level and exchange lists are rebuilt locally; then every ghost is
+  // refreshed from its owner (refresh_whole_ghost_layer says why). The result is the state
   // redistribute() gives, value for value and in the same pool order. Collective.
   void apply_mesh_changes(Tree& tree, std::span<const core::OctIndex> created, std::span<const core::OctIndex> restricted);
   // Restart: octs read from a file, any share of them on any rank (level, key, and 2^D values of

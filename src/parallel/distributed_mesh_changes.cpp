@@ -15,7 +15,8 @@
 // father (the one rank where it was created as owned) to every other rank that keeps it, its own
 // owner included; each restricted oct from its owner to its ghost holders. Every destination holds
 // the father (or the oct itself) as a ghost of the sender, so the partners are those of the ghost
-// exchange before the regrid, and p2p needs no count exchange.
+// exchange before the regrid, and p2p needs no count exchange. A refresh of the whole ghost layer
+// follows (refresh_whole_ghost_layer below says why).
 #include <algorithm>
 #include <map>
 #include <set>
