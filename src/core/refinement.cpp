@@ -232,27 +232,35 @@ class RegridPass {
   }
 
   // Destroy fine to coarse: sons of unflagged cells hold only leaves by then.
-  std::size_t destroy_unflagged() {
+  // `restricted` receives the octs that lost a son and survive the pass.
+  std::size_t destroy_unflagged(std::vector<OctIndex>& restricted) {
     std::size_t destroyed = 0;
     for (int l = levelmax_ - 1; l >= min_level_; --l) {
       for (OctIndex o : local_octs(l)) {
         if (!tree_.alive(o) || tree_.level(o) != l) continue;
+        bool lost_a_son = false;
         for (int c = 0; c < ncell; ++c) {
           const CellIndex cell = Tree::cell_index(o, c);
           const OctIndex s = tree_.son(cell);
           if (s == no_oct || flags_[cell]) continue;
           restrict_into(tree_, cell, s);
           tree_.destroy_son(cell);
+          lost_a_son = true;
           ++destroyed;
         }
+        if (lost_a_son) restricted.push_back(o);
       }
     }
+    // A coarser level's pass may have destroyed an oct after it lost its own sons. No oct is
+    // created before this point, so a freed index is not reused yet and alive() tells.
+    std::erase_if(restricted, [this](OctIndex o) { return !tree_.alive(o); });
     if (destroyed > 0) tree_.rebuild_level_lists();
     return destroyed;
   }
 
   // Create coarse to fine; new octs join their level's list and carry no flags.
-  std::size_t create_flagged() {
+  // `created` receives the new octs.
+  std::size_t create_flagged(std::vector<OctIndex>& created_octs) {
     std::size_t created = 0;
     for (int l = min_level_; l <= levelmax_ - 1; ++l) {
       const auto octs = local_octs(l);
@@ -264,6 +272,7 @@ class RegridPass {
           if (flags_.size() < tree_.oct_capacity() * ncell) flags_.resize(tree_.oct_capacity() * ncell, 0);
           std::fill_n(flags_.begin() + Tree::cell_index(s, 0), ncell, std::uint8_t{0});
           prolongate(tree_, cell, s, settings_.interpolation);
+          created_octs.push_back(s);
           ++created;
         }
       }
@@ -303,8 +312,8 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
   }
   pass.keep_supported_flags();
   RegridCounts counts;
-  counts.destroyed = pass.destroy_unflagged();
-  counts.created = pass.create_flagged();
+  counts.destroyed = pass.destroy_unflagged(counts.restricted_octs);
+  counts.created = pass.create_flagged(counts.created_octs);
   return counts;
 }
 

@@ -38,6 +38,11 @@ using FlagSynchroniser = std::function<void(int level, std::vector<std::uint8_t>
 struct RegridCounts {
   std::size_t created = 0;
   std::size_t destroyed = 0;
+  // What a distributed run must send after the pass (seeds/000 §3: only what changed moves): the
+  // octs this pass created, alive at its end, and the surviving octs whose cells lost their son
+  // (their values are now the restriction of the destroyed son). Local to this rank.
+  std::vector<OctIndex> created_octs;
+  std::vector<OctIndex> restricted_octs;
   bool changed() const { return created + destroyed > 0; }
 };
 
@@ -54,8 +59,9 @@ struct RegridCounts {
 // With `synchronise` (distributed runs) the criterion marks owned cells only; every rule then runs
 // on owned and ghost octs, and the flags of a level are synchronised after each rule that changed
 // them, so an owned cell sees exactly the flags a one-rank run gives it. Octs are created and
-// destroyed on ghosts too (sons of ghost cells take the ghost's role); the caller redistributes
-// afterwards, which replaces every ghost by its owner's copy.
+// destroyed on ghosts too (sons of ghost cells take the ghost's role); the caller then updates the
+// distributed mesh from created_octs and restricted_octs (DistributedMesh::apply_mesh_changes) or
+// redistributes, either of which replaces the changed copies by their owners' values.
 template <int D, class Key>
 RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, const RefinementCriterion<D, Key>& criterion,
                     int min_level = 1, StencilCaches<D, Key>* caches = nullptr, const FlagSynchroniser* synchronise = nullptr);

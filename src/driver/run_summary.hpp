@@ -34,7 +34,11 @@ struct RunFigures {
 template <class Mesh>
 std::vector<ExchangeKindTotals> mesh_exchange_kinds(const Mesh& mesh) {
   const auto& s = mesh.stats();
-  return {{"ghost_refresh", s.forward}, {"flags", s.flags}, {"reverse_accumulate", s.reverse}, {"mesh_changes", s.redistribute}};
+  return {{"ghost_refresh", s.forward},
+          {"flags", s.flags},
+          {"reverse_accumulate", s.reverse},
+          {"mesh_changes", s.mesh_changes},
+          {"redistribution", s.redistribute}};
 }
 
 // This process's peak resident set size in bytes (getrusage ru_maxrss).

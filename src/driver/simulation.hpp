@@ -121,7 +121,8 @@ class Simulation {
   void flag_cells(const Tree& tree, int level, std::vector<std::uint8_t>& flags);
   void flag_by_mass(int level, std::vector<std::uint8_t>& wanted);
   void refresh_ghosts(int level, core::GhostStage stage);
-  // Regrid of levels >= min_level; on several ranks followed by the redistribution of the octs.
+  // Regrid of levels >= min_level; on several ranks followed by the exchange of what changed (or,
+  // with mesh_update='redistribute', the redistribution of every oct).
   core::RegridCounts regrid_and_redistribute(int min_level);
   bool level_exists_anywhere(int level) const;
   // Restart helpers: the file's values of this run's fields (missing ones per their metadata) and
@@ -154,6 +155,7 @@ class Simulation {
   std::vector<double> m_refine_;
   double mass_sph_ = 0.0;
   long long nremap_ = 0;
+  bool incremental_mesh_updates_ = true;  // mesh_update = 'incremental' (else 'redistribute')
   bool restarted_in_place_ = false;
   double oct_cost_ = 0.0;       // seeds/000 eq. 5
   double particle_cost_ = 0.0;  // load-balance cost of one particle (mem_weight_part)

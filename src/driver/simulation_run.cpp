@@ -13,6 +13,7 @@
 #include "driver/job_control.hpp"
 #include "driver/mesh_report.hpp"
 #include "driver/run_summary.hpp"
+#include "driver/mesh_update_report.hpp"
 #include "hydro/hydro_restart_conversion.hpp"
 #include "io/ramses_reader.hpp"
 #include "io/snapshot_reader.hpp"
@@ -195,6 +196,8 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   }
   log_tuning_summary();
   const double total = std::chrono::duration<double>(Clock::now() - run_start).count();
+  const std::string mesh_updates = mesh_update_summary(sim.mesh(), sim.tree());  // collective
+  if (rank == 0) log << mesh_updates;
   if (rank == 0) {
     char line[160];
     std::snprintf(line, sizeof line, " %lld coarse steps, %lld cell updates, %.3e cell updates per second\n", sim.step(), sim.cell_updates(),

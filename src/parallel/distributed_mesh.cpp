@@ -261,22 +261,11 @@ Key DistributedMesh<D, Key>::unpack_key(const double* in) {
 template <int D, class Key>
 void DistributedMesh<D, Key>::redistribute(Tree& tree) {
   if (!has_decomposition_) set_uniform_decomposition(tree);
-  constexpr int ncell = Tree::cells_per_oct;
-  const int nfield = tree.fields().size();
   // Every owned oct, whole, to its owner and to the ranks keeping it as a ghost.
   std::map<int, std::vector<double>> outgoing_by_rank;
   for (int l = 1; l <= tree.levelmax(); ++l)
-    for (core::OctIndex o : tree.octs_at_level(l)) {
-      for (int destination : ranks_overlapping(grown_box(tree, o))) {
-        auto& out = outgoing_by_rank[destination];
-        out.push_back(static_cast<double>(l));
-        pack_key(tree.key(o), out);
-        for (int f = 0; f < nfield; ++f) {
-          const double* values = tree.field(f) + Tree::cell_index(o, 0);
-          out.insert(out.end(), values, values + ncell);
-        }
-      }
-    }
+    for (core::OctIndex o : tree.octs_at_level(l))
+      for (int destination : ranks_overlapping(grown_box(tree, o))) pack_oct(tree, o, outgoing_by_rank[destination]);
   deliver_and_rebuild(tree, outgoing_by_rank);
 }
 

@@ -36,9 +36,15 @@
 namespace kosmo::parallel {
 
 // Messages put on the wire by each kind of exchange, for the instrumentation tests and the log.
+// `mesh_changes` counts the exchanges of apply_mesh_changes (one per regrid that changed the mesh),
+// `redistribute` those of redistribute() and scatter_octs(). Their yardstick, `ghost_layer_bytes`:
+// the payload one forward exchange of every field at every level would send from this rank (one
+// refresh of the whole ghost layer), summed over the calls of apply_mesh_changes, each on the mesh
+// it left.
 struct DistributedMeshStats {
-  ExchangeStats redistribute, forward, flags, reverse;
-  long long forward_calls = 0, flag_calls = 0, reverse_calls = 0, redistributions = 0;
+  ExchangeStats redistribute, forward, flags, reverse, mesh_changes;
+  long long forward_calls = 0, flag_calls = 0, reverse_calls = 0, redistributions = 0, mesh_change_calls = 0;
+  long long ghost_layer_bytes = 0;
 };
 
 template <int D, class Key>
@@ -108,16 +114,29 @@ class DistributedMesh {
   // it owns, what it keeps as ghost and what is idle, and builds its exchange lists. No messages.
   void classify_coarse_grid(Tree& tree);
 
-  // After any change of the mesh or of the decomposition: every rank sends each oct it owned
+  // After a change of the decomposition (load balance), or of the mesh when mesh_update =
+  // 'redistribute' (the reference for apply_mesh_changes): every rank sends each oct it owned
   // (all fields) to the oct's owner under the current decomposition and to every rank whose ghost
   // zone holds it; every rank then rebuilds its tree from what it received (its own octs
   // included), so ghosts are fresh and octs have migrated. Collective.
   void redistribute(Tree& tree);
+  // After a regrid that kept the decomposition (core::regrid with flags synchronised to the ghosts,
+  // which mirrors every creation and destruction on the ghost copies): only what changed moves
+  // (seeds/000 §3). `created` are the octs the regrid created on this rank, `restricted` the
+  // surviving octs whose cells lost their son (core::RegridCounts). Each rank keeps a new oct it
+  // owns or whose grown box overlaps its domain and destroys the others; the owner of each new
+  // oct's father sends its copy, and the owner of each restricted oct its restricted values, to the
+  // ranks that keep them; level and exchange lists are rebuilt locally; then every ghost is
+  // refreshed from its owner (refresh_whole_ghost_layer says why). The result is the state
+  // redistribute() gives, value for value and in the same pool order. Collective.
+  void apply_mesh_changes(Tree& tree, std::span<const core::OctIndex> created, std::span<const core::OctIndex> restricted);
   // Restart: octs read from a file, any share of them on any rank (level, key, and 2^D values of
   // every field of the tree in registration order per oct), go to their owners and ghost holders,
   // and the tree is rebuilt from them as in redistribute(). Collective.
   void scatter_octs(Tree& tree, std::span<const int> levels, std::span<const Key> keys, std::span<const double> values);
 
+  // Payload bytes one forward exchange of `field_count` fields at every level sends from this rank.
+  long long ghost_layer_bytes(int field_count) const;
   // Forward exchange of cell fields of one level, owners -> ghosts. Collective.
   void exchange_fields(Tree& tree, int level, std::span<const int> fields);
   // Forward exchange of one byte per cell (refinement flags, indexed by cell), owners -> ghosts.
@@ -157,6 +176,13 @@ class DistributedMesh {
   Box grown_box(const Tree& tree, core::OctIndex o) const;
   Box grown_box(const Tree& tree, int level, const typename Tree::Coordinates& coordinates) const;
   void deliver_and_rebuild(Tree& tree, std::map<int, std::vector<double>>& outgoing_by_rank);
+  // Every field of every ghost from its owner, all levels in one message per partner.
+  void refresh_whole_ghost_layer(Tree& tree);
+  // Appends one oct's record (level, key, every field's 2^D values) for the wire.
+  void pack_oct(const Tree& tree, core::OctIndex o, std::vector<double>& out) const;
+  // The new octs this rank keeps (owned, or ghost: its domain overlaps their grown box), after
+  // destroying the others; their roles are set.
+  std::vector<core::OctIndex> keep_needed_new_octs(Tree& tree, std::span<const core::OctIndex> created);
   std::vector<int> ranks_overlapping(const Box& box) const;
   int owner_of_point(const std::array<double, 3>& point) const;
   void build_exchange_lists(const Tree& tree);
