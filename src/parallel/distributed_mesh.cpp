@@ -1,4 +1,5 @@
 #include "parallel/distributed_mesh.hpp"
+#include "parallel/tuned_exchange.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -43,15 +44,7 @@ int DistributedMesh<D, Key>::owner_of_point(const std::array<double, 3>& point) 
 template <int D, class Key>
 std::vector<Message> DistributedMesh<D, Key>::exchange(ExchangeComponent component, const std::vector<Message>& outgoing,
                                                        const std::vector<int>& sources, ExchangeStats& stats) {
-  const ExchangeMethod method = tuner_.choose(component);
-  if (tuner_.is_fixed()) return sparse_exchange(comm_, method, outgoing, sources, &decomposition_, &stats);
-  const double start = MPI_Wtime();
-  auto incoming = sparse_exchange(comm_, method, outgoing, sources, &decomposition_, &stats);
-  // Every rank must feed the tuner the same time, or ranks could pick different backends.
-  double elapsed = MPI_Wtime() - start, slowest = 0.0;
-  MPI_Allreduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  tuner_.record(component, method, slowest);
-  return incoming;
+  return tuned_exchange(comm_, tuner_, component, outgoing, sources, &decomposition_, stats);
 }
 
 template <int D, class Key>
