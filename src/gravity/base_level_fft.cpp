@@ -59,24 +59,6 @@ void gather_level(const core::OctTree<D, core::MortonKey>& tree, int level, int 
   if (ranks > 1) MPI_Allreduce(MPI_IN_PLACE, dense, static_cast<int>(cells), MPI_DOUBLE, MPI_SUM, comm);
 }
 
-// The dense array back into `field` on every owned and ghost cell of `level`. No MPI.
-template <int D>
-void scatter_level(core::OctTree<D, core::MortonKey>& tree, int level, int field, long long n, const double* dense) {
-  using Tree = core::OctTree<D, core::MortonKey>;
-  double* values = tree.field(field);
-  for (const auto* octs : {&tree.octs_at_level(level), &tree.ghost_octs_at_level(level)}) {
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < octs->size(); ++i) {
-      const auto oct = tree.coordinates((*octs)[i]);
-      for (int c = 0; c < Tree::cells_per_oct; ++c) {
-        auto x = oct;
-        for (int d = 0; d < D; ++d) x[d] = 2 * x[d] + ((c >> d) & 1);
-        values[Tree::cell_index((*octs)[i], c)] = dense[parallel::dense_index<D>(x, n)];
-      }
-    }
-  }
-}
-
 // Everything the slab mode (3-D only) keeps between solves.
 struct SlabState {
   long long fft_n = 0;             // planes per axis of the FFT grid: n (periodic) or 2n (isolated)
@@ -449,12 +431,12 @@ void BaseLevelFft<D>::solve(Tree& tree, int rhs_field, int phi_field) {
     s.dense_potential.resize(s.cells);
     gather_level<D>(tree, s.level, rhs_field, s.n, s.dense_source.data(), s.cells, s.comm, s.ranks);
     s.isolated_solver->solve(s.dense_source.data(), s.dense_potential.data());
-    scatter_level<D>(tree, s.level, phi_field, s.n, s.dense_potential.data());
+    parallel::scatter_uniform_level<D, core::MortonKey>(tree, s.level, phi_field, s.n, s.dense_potential.data());
   } else {
     double* grid = s.periodic_solver->grid();
     gather_level<D>(tree, s.level, rhs_field, s.n, grid, s.cells, s.comm, s.ranks);
     s.periodic_solver->solve_in_place();
-    scatter_level<D>(tree, s.level, phi_field, s.n, grid);
+    parallel::scatter_uniform_level<D, core::MortonKey>(tree, s.level, phi_field, s.n, grid);
   }
 }
 

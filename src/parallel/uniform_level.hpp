@@ -63,9 +63,8 @@ std::vector<double> gather_uniform_level(const core::OctTree<D, Key>& tree, int 
 
 // Writes the dense array back into `field` on every owned and ghost cell of `level`. No MPI.
 template <int D, class Key>
-void scatter_uniform_level(core::OctTree<D, Key>& tree, int level, int field, const std::vector<double>& dense) {
+void scatter_uniform_level(core::OctTree<D, Key>& tree, int level, int field, long long n, const double* dense) {
   using Tree = core::OctTree<D, Key>;
-  const long long n = uniform_level_cells_per_axis(tree, level);
   double* values = tree.field(field);
   for (const auto* octs : {&tree.octs_at_level(level), &tree.ghost_octs_at_level(level)}) {
 #pragma omp parallel for schedule(static)
@@ -78,6 +77,11 @@ void scatter_uniform_level(core::OctTree<D, Key>& tree, int level, int field, co
       }
     }
   }
+}
+
+template <int D, class Key>
+void scatter_uniform_level(core::OctTree<D, Key>& tree, int level, int field, const std::vector<double>& dense) {
+  scatter_uniform_level<D, Key>(tree, level, field, uniform_level_cells_per_axis(tree, level), dense.data());
 }
 
 }  // namespace kosmo::parallel
