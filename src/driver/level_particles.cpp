@@ -24,10 +24,13 @@ template <int D>
 LevelParticles<D>::LevelParticles(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh,
                                   core::Timers& timers)
     : tree_(tree), mesh_(mesh), timers_(timers), courant_factor_(params.get_real("HYDRO_PARAMS", "courant_factor")) {
-  density_field_ = tree_.add_field(core::scalar_field("particle_density").owned_by("particles").comoving(-3).transient());
-  refinement_field_ = tree_.add_field(core::scalar_field("particle_refinement_density").owned_by("particles").transient());
   limb_fields_[0] = tree_.add_field(core::scalar_field("particle_deposit_low_limb").owned_by("particles").transient());
   limb_fields_[1] = tree_.add_field(core::scalar_field("particle_deposit_high_limb").owned_by("particles").transient());
+  // The Poisson source and the m_refine count are each read right after their deposit, and the
+  // deposit turns the two limbs into the value cell by cell, in place: the low limb holds the
+  // result, and no field of its own is kept for either (two fewer doubles per cell, seeds/000 App. C).
+  density_field_ = limb_fields_[0];
+  refinement_field_ = limb_fields_[0];
 }
 
 template <int D>
@@ -138,7 +141,7 @@ void LevelParticles<D>::deposit_exactly(int level, int field, std::span<const do
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < Tree::cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);
-      values[cell] = exact.value(low[cell], high[cell]) / volume;
+      values[cell] = exact.value(low[cell], high[cell]) / volume;  // values may be low itself
     }
 }
 
