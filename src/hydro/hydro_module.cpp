@@ -9,6 +9,7 @@
 #include "hydro/boundary_conditions.hpp"
 #include "hydro/equation_of_state.hpp"
 #include "hydro/hydro_variables.hpp"
+#include "particles/exact_charge_sum.hpp"
 #include "parallel/reflux_exchange.hpp"
 
 namespace kosmo::hydro {
@@ -190,7 +191,29 @@ void HydroModule<D>::source_terms(int level, double dt) {
 
 template <int D>
 double HydroModule<D>::total_mass() const {
-  return mesh_.sum(solver_.totals()[0]);
+  // Summed exactly, as the particles' mass (particles/exact_charge_sum.hpp): gravity subtracts the
+  // mean density from every cell, and a floating-point sum grouped by rank made the rank counts
+  // differ by round-off that the orbits then amplify.
+  const double* rho = tree_.field(solver_.uold_fields()[0]);
+  auto for_each_leaf_mass = [&](auto&& use) {
+    for (int l = 1; l <= tree_.levelmax(); ++l) {
+      double volume = 1.0;
+      for (int d = 0; d < D; ++d) volume *= tree_.cell_size(l);
+      for (core::OctIndex o : tree_.octs_at_level(l))
+        for (int c = 0; c < Tree::cells_per_oct; ++c) {
+          const core::CellIndex cell = Tree::cell_index(o, c);
+          if (tree_.is_leaf(cell)) use(rho[cell] * volume);
+        }
+    }
+  };
+  double largest = 0.0;
+  for_each_leaf_mass([&](double mass) { largest = std::max(largest, mass); });
+  largest = mesh_.max(largest);
+  const particles::ExactChargeSum exact(largest);
+  particles::ExactChargeSum::Integer sum = 0;
+  for_each_leaf_mass([&](double mass) { sum += exact.quantise(mass); });
+  // Integers below 2^53 in each limb: the sums over ranks are exact in any order.
+  return exact.value(mesh_.sum(particles::ExactChargeSum::low_limb(sum)), mesh_.sum(particles::ExactChargeSum::high_limb(sum)));
 }
 
 template <int D>
