@@ -250,13 +250,15 @@ std::vector<double> LevelGravity<D>::extrapolate_coarser_potential(int level, st
   const SolveTimes& coarse = solve_times_[static_cast<std::size_t>(level - 1)];
   const double elapsed = *time - coarse.latest;
   if (!coarse.known || !(coarse.interval > 0.0) || !(elapsed > 0.0)) return {};
-  // At most one interval ahead. The difference phi - phi_old holds, besides the motion of the
+  // At most ten intervals ahead. The difference phi - phi_old holds, besides the motion of the
   // masses, the solves' own convergence error (epsilon); over an interval much shorter than the
   // time since (kosmo's variable substeps can end a level's step with a sliver of a substep) that
   // error divided by the interval is no rate at all, and extrapolating it thousands of intervals
   // ahead made a fine level's potential run away (a 64^3 box's time step fell 50-fold at a = 0.39).
-  // RAMSES' fixed substeps keep its tfrac at or below one.
-  const double fraction = std::min(1.0, elapsed / coarse.interval);
+  // Regular substeps go further than one interval: the Kepler test's subcycled orbits are bit for
+  // bit the same with a cap of 10 as without, while a cap of 2 raised their energy error after ten
+  // orbits from 2.74e-2 to 3.00e-2, and a cap of 1 to 3.50e-2.
+  const double fraction = std::min(10.0, elapsed / coarse.interval);
   const std::vector<core::OctIndex> octs = local_octs(tree_, level - 1);
   double* phi = tree_.field(phi_);
   const double* phi_old = tree_.field(phi_old_);
