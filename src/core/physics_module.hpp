@@ -60,6 +60,10 @@ class PhysicsModule {
   // The analytic initial state on every owned and ghost cell (RAMSES init_flow_fine), after each
   // refinement pass of the initial mesh.
   virtual void set_initial_state() {}
+  // Once, after the initial mesh is final (refined and balanced) and before its first forces: state
+  // that needs the final mesh (tracers are placed in its leaf cells). Not called on a restart.
+  // Collective.
+  virtual void end_initial_state() {}
   // Refinement criteria of this module (RAMSES hydro_flag): flags[cell] = 1 for owned cells of
   // `level` that it wants refined. The stepper masks the result by the level's refine region.
   virtual void flag_cells(int /*level*/, std::vector<std::uint8_t>& /*flags*/) {}

@@ -48,11 +48,13 @@ void LevelParticles<D>::set_cosmology(const cosmology::CosmologicalModel* model)
 
 template <int D>
 void LevelParticles<D>::connect(const std::vector<core::PhysicsModule<D>*>& /*modules*/) {
-  for (int d = 0; d < D; ++d) {
+  // Without gravity (poisson=.false.) the particles feel no force and drift (RAMSES move_fine with
+  // poisson=.false.): the acceleration fields stay -1 and begin_step sets the force to zero.
+  gravity_ = tree_.fields().find("acceleration_x") >= 0;
+  for (int d = 0; d < D && gravity_; ++d) {
     const std::string name = std::string("acceleration_") + "xyz"[d];
     acceleration_[static_cast<std::size_t>(d)] = tree_.fields().find(name);
-    KOSMO_REQUIRE(acceleration_[static_cast<std::size_t>(d)] >= 0, "particles: no field '" << name
-                                                                        << "': particles move under gravity (poisson=.true.)");
+    KOSMO_REQUIRE(acceleration_[static_cast<std::size_t>(d)] >= 0, "particles: no field '" << name << "'");
   }
 }
 
@@ -175,9 +177,17 @@ void LevelParticles<D>::refinement_count(int level, int field) {
 template <int D>
 void LevelParticles<D>::begin_step(int level) {
   const auto start = Clock::now();
-  particles::interpolate_acceleration<D, Key>(tree_, set_, level, acceleration_, particles::LevelSelection::finest_level);
   const std::size_t n = set_.size();
   const std::int8_t* particle_level = set_.level().data();
+  if (gravity_) {
+    particles::interpolate_acceleration<D, Key>(tree_, set_, level, acceleration_, particles::LevelSelection::finest_level);
+  } else {
+    for (int d = 0; d < D; ++d)
+      for (std::size_t i = 0; i < n; ++i)
+        if (particle_level[i] == level) set_.acceleration(d)[i] = 0.0;
+  }
+  // Tracers follow the gas (tracers/tracer_module.hpp): no leapfrog for them.
+  const particles::Family* family = set_.family().data();
   double* half_dt = set_.pending_half_dt().data();
   for (int d = 0; d < D; ++d) {
     double* v = set_.velocity(d).data();
@@ -185,7 +195,7 @@ void LevelParticles<D>::begin_step(int level) {
     const double* g = set_.acceleration(d).data();
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < n; ++i) {
-      if (particle_level[i] != level) continue;
+      if (particle_level[i] != level || family[i] == particles::Family::tracer) continue;
       v[i] += half_dt[i] * g[i] - pending[i];
       pending[i] = 0.0;
     }
@@ -201,6 +211,7 @@ void LevelParticles<D>::end_step(int level, double dt) {
   const std::size_t n = set_.size();
   const std::int8_t* particle_level = set_.level().data();
   double* half_dt = set_.pending_half_dt().data();
+  const particles::Family* family = set_.family().data();
   const auto& g = tree_.geometry();
   for (int d = 0; d < D; ++d) {
     double* x = set_.position(d).data();
@@ -210,7 +221,7 @@ void LevelParticles<D>::end_step(int level, double dt) {
     const bool wrap = g.periodic[static_cast<std::size_t>(d)];
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < n; ++i) {
-      if (particle_level[i] != level) continue;
+      if (particle_level[i] != level || family[i] == particles::Family::tracer) continue;
       const double kick = 0.5 * dt * a[i];
       x[i] += (v[i] + kick) * dt;
       if (wrap) x[i] = particles::wrap_coordinate(x[i], g.boxlen);
@@ -219,7 +230,7 @@ void LevelParticles<D>::end_step(int level, double dt) {
     }
   }
   for (std::size_t i = 0; i < n; ++i)
-    if (particle_level[i] == level) half_dt[i] = 0.5 * dt;
+    if (particle_level[i] == level && family[i] != particles::Family::tracer) half_dt[i] = 0.5 * dt;
   remove_outside_box();
   timers_.add("particles - kick and drift", start);
   migrate_drifted(level);
@@ -253,10 +264,11 @@ template <int D>
 double LevelParticles<D>::courant_time_step(int level) const {
   double vmax = 0.0;
   const std::int8_t* particle_level = set_.level().data();
+  const particles::Family* family = set_.family().data();
   for (int d = 0; d < D; ++d) {
     const double* v = set_.velocity(d).data();
-    for (std::size_t i = 0; i < set_.size(); ++i)
-      if (particle_level[i] == level) vmax = std::max(vmax, std::fabs(v[i]));
+    for (std::size_t i = 0; i < set_.size(); ++i)  // tracers: the gas's Courant limit bounds them
+      if (particle_level[i] == level && family[i] != particles::Family::tracer) vmax = std::max(vmax, std::fabs(v[i]));
   }
   return vmax > 0.0 ? courant_factor_ * tree_.cell_size(level) / vmax : std::numeric_limits<double>::max();
 }

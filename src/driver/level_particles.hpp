@@ -132,6 +132,7 @@ class LevelParticles final : public core::PhysicsModule<D> {
   // (a diagnostic) leaves the particles as they were.
   mutable particles::ParticleSet<D> set_;
   std::array<int, D> acceleration_{};
+  bool gravity_ = false;  // poisson=.true.: the acceleration fields exist
   int density_field_ = -1, refinement_field_ = -1;
   std::array<int, 2> limb_fields_{-1, -1};  // the exact deposit's scratch (particles/exact_charge_sum.hpp)
   double refinement_mass_unit_ = 1.0;

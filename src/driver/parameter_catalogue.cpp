@@ -17,6 +17,7 @@
 #include "io/output_parameters.hpp"
 #include "parallel/parallel_parameters.hpp"
 #include "particles/particle_parameters.hpp"
+#include "tracers/tracer_parameters.hpp"
 
 namespace kosmo::core {
 
@@ -33,6 +34,7 @@ void declare_parameter_catalogue(SchemaBuilder& schema) {
   schema.declare_module("gravity", &gravity::declare_parameters);
   schema.declare_module("parallel", &parallel::declare_parameters);
   schema.declare_module("particles", &particles::declare_parameters);
+  schema.declare_module("tracers", &tracers::declare_parameters);
   schema.declare_module("cosmology", &cosmology::declare_parameters);
   schema.declare_module("driver", &driver::declare_unimplemented_parameters);
 }

@@ -32,8 +32,8 @@ void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
   const bool hydro = params.get_bool("RUN_PARAMS", "hydro"), pic = params.get_bool("RUN_PARAMS", "pic");
   KOSMO_REQUIRE(!params.get_bool("RUN_PARAMS", "poisson") || hydro || pic,
                 params.source() << ": &RUN_PARAMS: poisson=.true. needs something to act on: hydro=.true. or pic=.true.");
-  KOSMO_REQUIRE(!pic || params.get_bool("RUN_PARAMS", "poisson"),
-                params.source() << ": &RUN_PARAMS: pic=.true. needs poisson=.true. (particles move under gravity)");
+  // pic=.true. without poisson: the particles drift with no force, as in RAMSES (the tracers of
+  // tests/tracer/sedov run so).
   KOSMO_REQUIRE(!params.get_bool("RUN_PARAMS", "cosmo") || pic,
                 params.source() << ": &RUN_PARAMS: cosmo=.true. needs pic=.true. and poisson=.true. (dark matter and gravity)");
   if (hydro || pic) {

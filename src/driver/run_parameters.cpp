@@ -44,7 +44,7 @@ void declare_run_parameters(core::SchemaBuilder& schema) {
       logical_key("RUN_PARAMS", "hydro", false, "solve the hydrodynamics (&HYDRO_PARAMS)"),
       logical_key("RUN_PARAMS", "pic", false,
                   "collisionless particles (dark matter): cloud-in-cell deposit into the Poisson source and "
-                  "kick-drift-kick on their level; needs poisson=.true."),
+                  "kick-drift-kick on their level; with poisson=.false. they drift with no force (RAMSES)"),
       logical_key("RUN_PARAMS", "cosmo", false,
                   "cosmological run: super-comoving units and time (RAMSES), initial conditions from "
                   "&INIT_PARAMS filetype='grafic' or 'gaussian', outputs at aout; ndim=3, periodic, boxlen=1"),

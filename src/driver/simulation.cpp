@@ -11,6 +11,7 @@
 #include "hydro/boundary_conditions.hpp"
 #include "hydro/refinement_criteria.hpp"
 #include "parallel/cost_function.hpp"
+#include "tracers/tracer_module.hpp"
 
 namespace kosmo::driver {
 namespace {
@@ -73,6 +74,9 @@ Simulation<D>::Simulation(const core::ParameterSet& params, MPI_Comm comm)
   if (params.get_bool("RUN_PARAMS", "pic")) {
     add_module(std::make_unique<LevelParticles<D>>(params, tree_, mesh_, timers_));
     find_module<LevelParticles<D>>()->set_refinement_mass_unit(mass_sph_);
+    // Tracers ride in the particles' set and move after them in each level step (docs/tracers.md).
+    if (params.get_bool("RUN_PARAMS", "tracer"))
+      add_module(std::make_unique<tracers::TracerModule<D>>(params, tree_, mesh_, timers_, particles()->set()));
   }
 }
 
@@ -246,6 +250,7 @@ void Simulation<D>::initialise() {
     tree_.compact();
     for_each_module([](Module& m) { m.after_regrid(); });
   }
+  for_each_module([](Module& m) { m.end_initial_state(); });
   timers_.add_exclusive("initial conditions", start, recorded);
   initial_forces();
 }

@@ -28,7 +28,9 @@ void prepare_start(Simulation<D>& sim, const core::ParameterSet& params, bool re
       return;
     }
   }
-  if (sim.particles() && !restarting) sim.set_initial_particles(read_ascii_particles<D>(params));
+  // A tracer run may have no other particles (RAMSES reads ic_part only when initfile is set).
+  const bool tracers_only = params.get_bool("RUN_PARAMS", "tracer") && params.get_string_array("INIT_PARAMS", "initfile")[0].empty();
+  if (sim.particles() && !restarting && !tracers_only) sim.set_initial_particles(read_ascii_particles<D>(params));
 }
 
 template void prepare_start<1>(Simulation<1>&, const core::ParameterSet&, bool);

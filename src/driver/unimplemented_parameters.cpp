@@ -20,7 +20,6 @@ void declare_unimplemented_parameters(core::SchemaBuilder& schema) {
   schema.declare_unimplemented_block("RT_PARAMS", "radiative transfer");
   schema.declare_unimplemented_block("MOVIE_PARAMS", "movie frames");
   schema.declare_unimplemented_block("LIGHTCONE_PARAMS", "light cones");
-  schema.declare_unimplemented_block("TRACER_PARAMS", "tracer particles");
 
   schema.add_unimplemented("RUN_PARAMS", {"sink", "rt", "dump_pk", "gpu_hydro", "gpu_poisson", "gpu_fft", "gpu_sink",
                                           "gpu_auto_tune", "n_cuda_streams", "static", "debug"});
@@ -45,7 +44,6 @@ void declare_unimplemented_parameters(core::SchemaBuilder& schema) {
                            {"rt_flux_scheme", "rt_c_fraction", "rt_otsa", "rt_smooth", "rt_courant_factor"});
   schema.add_unimplemented("MOVIE_PARAMS", {"movie", "imovout", "imov", "tendmov", "aendmov", "nw_frame", "nh_frame"});
   schema.add_unimplemented("LIGHTCONE_PARAMS", {"thetay_cone", "thetaz_cone", "zmax_cone"});
-  schema.add_unimplemented("TRACER_PARAMS", {"tracer_feed", "tracer_feed_fmt", "tracer_mass"});
 }
 
 }  // namespace kosmo::driver
