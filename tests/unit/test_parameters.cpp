@@ -453,19 +453,22 @@ TEST(ParameterErrors, UnimplementedRamsesKey) {
                    "'sink' is a RAMSES parameter of &RUN_PARAMS that kosmo does not implement yet"});
   expect_contains(load_error("&POISSON_PARAMS\n cg_levelmin=7\n/"),
                   {"params.nml:2:", "&POISSON_PARAMS", "'cg_levelmin'", "not implement yet"});
-  expect_contains(load_error("&HYDRO_PARAMS\n  pressure_fix=.true.\n/"),
+  expect_contains(load_error("&HYDRO_PARAMS\n  difmag=0.1\n/"),
                   {"params.nml:2:", "&HYDRO_PARAMS",
-                   "'pressure_fix' is a RAMSES parameter of &HYDRO_PARAMS that kosmo does not implement yet"});
+                   "'difmag' is a RAMSES parameter of &HYDRO_PARAMS that kosmo does not implement yet"});
   expect_contains(load_error("&INIT_PARAMS multiple=.true. /"), {"params.nml:1:", "'multiple'", "not implement yet"});
   expect_contains(load_error("&AMR_PARAMS nsinkmax=100 /"), {"params.nml:1:", "'nsinkmax'", "not implement yet"});
 }
 
 TEST(ParameterErrors, UnimplementedRamsesBlock) {
-  expect_contains(load_error("&PHYSICS_PARAMS\n  cooling=.true.\n/"),
+  expect_contains(load_error("&PHYSICS_PARAMS\n  n_star=0.1\n/"),
                   {"params.nml:2:", "&PHYSICS_PARAMS",
-                   "'cooling' is a RAMSES parameter of &PHYSICS_PARAMS that kosmo does not implement yet"});
-  expect_contains(load_error("\n&COOLING_PARAMS\n/"),
-                  {"params.nml:2:", "&COOLING_PARAMS", "RAMSES block that kosmo does not implement yet"});
+                   "'n_star' is a RAMSES parameter of &PHYSICS_PARAMS that kosmo does not implement yet"});
+  expect_contains(load_error("\n&FEEDBACK_PARAMS\n/"),
+                  {"params.nml:2:", "&FEEDBACK_PARAMS", "RAMSES block that kosmo does not implement yet"});
+  // &COOLING_PARAMS holds the barotropic EOS; its cooling keys are recognised, not implemented.
+  expect_contains(load_error("&COOLING_PARAMS\n  cooling=.true.\n/"),
+                  {"params.nml:2:", "&COOLING_PARAMS", "'cooling' is a RAMSES parameter of &COOLING_PARAMS that kosmo does not implement yet"});
   expect_contains(load_error("&SF_PARAMS\n m_star=1 /"), {"params.nml:2:", "&SF_PARAMS", "'m_star'", "not implement"});
 }
 
