@@ -442,7 +442,7 @@ TEST(ParameterErrors, KeyThatBelongsToAnotherBlock) {
 
 TEST(ParameterErrors, KeyThatBelongsToAnUnimplementedBlock) {
   expect_contains(load_error("&RUN_PARAMS\n cooling=.true. /"),
-                  {"params.nml:2:", "&RUN_PARAMS", "'cooling' belongs to &PHYSICS_PARAMS", "not implement"});
+                  {"params.nml:2:", "&RUN_PARAMS", "'cooling' belongs to &COOLING_PARAMS", "not implement"});
   expect_contains(load_error("&RUN_PARAMS\n gamma=1.4 /"),
                   {"params.nml:2:", "&RUN_PARAMS", "'gamma' belongs to &HYDRO_PARAMS"});
 }
