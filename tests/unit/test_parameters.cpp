@@ -208,6 +208,18 @@ TEST(Parameters, IndexedAssignmentStartsAListAtThatElement) {
   EXPECT_TRUE(p.from_file("REFINE_PARAMS", "x_refine"));
 }
 
+TEST(Parameters, SectionAssignmentSetsOnlyItsElements) {
+  const ParameterSet p = load("&REFINE_PARAMS x_refine(2:4)=1,2,3 r_refine(1:5:2)=0.1,0.2,0.3 y_refine(2:3)=9 /");
+  const std::vector<double> x = p.get_real_array("REFINE_PARAMS", "x_refine");
+  EXPECT_EQ((std::vector<double>(x.begin(), x.begin() + 5)), (std::vector<double>{0, 1, 2, 3, 0}));
+  const std::vector<double> r = p.get_real_array("REFINE_PARAMS", "r_refine");
+  EXPECT_EQ((std::vector<double>(r.begin(), r.begin() + 6)), (std::vector<double>{0.1, -1, 0.2, -1, 0.3, -1}));
+  const std::vector<double> y = p.get_real_array("REFINE_PARAMS", "y_refine");
+  EXPECT_EQ((std::vector<double>(y.begin(), y.begin() + 4)), (std::vector<double>{0, 9, 0, 0}));
+  expect_contains(load_error("&REFINE_PARAMS\nx_refine(2:3)=1,2,3 /"),
+                  {"params.nml:2:", "&REFINE_PARAMS", "too many values for 'x_refine(2:3)'", "section of 2"});
+}
+
 TEST(Parameters, IndexedAssignmentOfTheLastElement) {
   EXPECT_EQ(load("&OUTPUT_PARAMS tout(1000)=7 /").get_real_array("OUTPUT_PARAMS", "tout")[999], 7.0);
 }
