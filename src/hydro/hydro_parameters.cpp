@@ -150,8 +150,8 @@ void declare_parameters(core::SchemaBuilder& schema) {
                      "per region: z velocity ('square'); velocity added ('point')"),
       real_array_key("INIT_PARAMS", "p_region", kMaxRegion, 0.0, at_least(0),
                      "per region: pressure ('square'); (gamma - 1) times the thermal energy added ('point')"),
-      // RAMSES var_region(1:MAXREGION, 1:NVAR-NDIM-2), flattened in Fortran order
-      real_array_key("INIT_PARAMS", "var_region", kMaxRegion * kMaxPassive, 0.0, any_value(),
+      // RAMSES var_region(1:MAXREGION, 1:NVAR-NDIM-2)
+      real_array2_key("INIT_PARAMS", "var_region", kMaxRegion, kMaxPassive, 0.0, any_value(),
                      "var_region(i, n): concentration of passive scalar n in region i (set in a 'square' region; "
                      "a 'point' region sets it everywhere, as RAMSES); without npassive, the last non-zero column "
                      "gives the number of scalars"),

@@ -40,7 +40,7 @@ std::vector<InitRegion> init_regions(const core::ParameterSet& params) {
   const std::vector<double> d = get("d_region"), u = get("u_region"), v = get("v_region"), w = get("w_region"),
                             p = get("p_region");
   KOSMO_REQUIRE(nregion <= type.size(), "init_regions: nregion = " << nregion << " exceeds MAXREGION");
-  // var_region(i, n) is stored flattened in Fortran order: (i - 1) + (n - 1) * MAXREGION.
+  // var_region(i, n) comes flattened in Fortran order: (i - 1) + (n - 1) * MAXREGION.
   const std::vector<double> scalars = get("var_region");
   std::vector<InitRegion> regions(nregion);
   for (std::size_t i = 0; i < nregion; ++i) {

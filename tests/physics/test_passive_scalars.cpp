@@ -66,7 +66,7 @@ TEST(PassiveScalars, StepFromVarRegionCrossesThePeriodicBox) {
 // An explicit npassive smaller than the var_region columns used is a mistake the check reports.
 TEST(PassiveScalars, VarRegionBeyondNpassiveIsRefused) {
   std::string namelist = kStepNamelist;
-  namelist.replace(namelist.find("var_region=0.0,1.0"), 18, "var_region(101)=0.5");  // var_region(1, 2)
+  namelist.replace(namelist.find("var_region=0.0,1.0"), 18, "var_region(1,2)=0.5");
   namelist.replace(namelist.find("courant_factor=0.8"), 18, "courant_factor=0.8\nnpassive=1");
   try {
     core::ParameterSet::from_text(namelist, "npassive.nml");

@@ -241,12 +241,12 @@ TEST(InitialRegions, PointAddsVelocityWithItsWeight) {
 // its cloud or not, as RAMSES region_condinit does.
 TEST(InitialRegions, VarRegionSetsPassiveScalars) {
   const core::ParameterSet params = core::ParameterSet::from_text(
-      "&INIT_PARAMS\nnregion=2\nregion_type(1)='square'\nregion_type(2)='square'\nx_center=0.25,0.75\n"
-      "length_x=0.5,0.5\nd_region=1.0,0.125\np_region=1.0,0.1\nvar_region=0.0,1.0,0.0,0.0,98*0.0,0.5\n/\n",
+      "&RUN_PARAMS\nhydro=.true.\n/\n&INIT_PARAMS\nnregion=2\nregion_type(1)='square'\nregion_type(2)='square'\nx_center=0.25,0.75\n"
+      "length_x=0.5,0.5\nd_region=1.0,0.125\np_region=1.0,0.1\nvar_region=0.0,1.0\nvar_region(2,2)=0.5\n/\n",
       "scalars.nml");
   const std::vector<InitRegion> regions = init_regions(params);
   EXPECT_EQ(regions[1].scalar(0), 1.0);
-  EXPECT_EQ(regions[1].scalar(1), 0.5);  // var_region(2, 2): flat index 1 + 1 * MAXREGION
+  EXPECT_EQ(regions[1].scalar(1), 0.5);  // var_region(2, 2)
   EXPECT_EQ(regions[0].scalar(1), 0.0);
   EXPECT_EQ(passive_scalar_count(params), 2);
   std::array<double, 5> u{};
