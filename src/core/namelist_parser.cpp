@@ -103,16 +103,17 @@ class NamelistReader {
         advance();
         const std::string name = upper(read_name());
         if (name == "END") continue;  // a stray terminator outside any block
-        for (const RawBlock& other : result_.blocks)
-          if (other.name == name)
-            fail(line, name,
-                 "block appears twice in the file, at lines " + std::to_string(other.line) + " and " +
-                     std::to_string(line) + "; merge them into one");
         RawBlock block;
         block.name = name;
         block.line = line;
+        const RawBlock* other = find_block(name);
+        if (other)
+          record(line, name,
+                 "block appears twice in the file, at lines " + std::to_string(other->line) + " and " +
+                     std::to_string(line) + "; merge them into one");
         read_block(block);
-        result_.blocks.push_back(std::move(block));
+        // An unclosed block still goes to the schema, so that its keys are checked in the same pass.
+        if (!other) result_.blocks.push_back(std::move(block));
         line_start = true;  // `/ &NEXT_BLOCK` on one line is fine
       } else {
         line_start = false;
@@ -131,6 +132,42 @@ class NamelistReader {
   }
   void skip_rest_of_line() {
     while (!at_end() && peek() != '\n') ++pos_;
+  }
+  // After a syntax error: drop the rest of the line and the continuation lines of the same values,
+  // so that one mistake is one message; reading resumes at a line that starts like an assignment,
+  // a terminator or another block.
+  void skip_to_next_assignment_line() {
+    skip_rest_of_line_up_to_terminator();
+    if (peek() == '/') return;
+    while (!at_end()) {
+      std::size_t ahead = 1;
+      while (is_blank(peek(ahead))) ++ahead;
+      const char first = peek(ahead);
+      const bool continuation = is_digit(first) || is_quote(first) || first == ',' || first == '+' || first == '-' ||
+                                first == '.';
+      if (!continuation) return;
+      advance();  // the '\n'
+      skip_rest_of_line_up_to_terminator();
+      if (peek() == '/') return;
+    }
+  }
+  // Skips to the end of the line or to a '/' outside quotes and comments, the block's terminator.
+  void skip_rest_of_line_up_to_terminator() {
+    char quote = '\0';
+    while (!at_end() && peek() != '\n') {
+      const char c = peek();
+      if (quote) {
+        if (c == quote) quote = '\0';
+      } else if (is_quote(c)) {
+        quote = c;
+      } else if (c == '!') {
+        skip_rest_of_line();
+        return;
+      } else if (c == '/') {
+        return;
+      }
+      ++pos_;
+    }
   }
   void skip_space_and_comments() {
     while (!at_end()) {
@@ -154,53 +191,136 @@ class NamelistReader {
     return std::string(text_.substr(start, pos_ - start));
   }
 
-  [[noreturn]] void fail(int line, const std::string& block, const std::string& message) const {
-    KOSMO_FAIL(result_.source << ':' << line << ": &" << block << ": " << message);
+  const RawBlock* find_block(const std::string& name) const {
+    for (const RawBlock& block : result_.blocks)
+      if (block.name == name) return &block;
+    return nullptr;
   }
 
+  // An error inside an assignment: caught by read_block(), which records it and resumes.
+  struct SyntaxError {
+    int line;
+    std::string message;
+  };
+  [[noreturn]] void fail(int line, const std::string&, const std::string& message) const {
+    throw SyntaxError{line, message};
+  }
+  void record(int line, const std::string& block, const std::string& message) {
+    result_.errors.push_back(result_.source + ':' + std::to_string(line) + ": &" + block + ": " + message);
+  }
+
+  // Reads the block's assignments up to its terminator, the end of the file or another block's
+  // '&' (then left there, so read() opens that block next; both are recorded as errors). An error
+  // in one assignment is recorded and reading resumes on the next line.
   void read_block(RawBlock& block) {
     while (true) {
-      skip_space_and_comments();
-      if (at_end()) {
-        std::string message = "block opened at line " + std::to_string(block.line) +
-                              " is not closed: the file ends before its terminating '/'";
-        if (!block.assignments.empty()) {
-          const RawAssignment& last = block.assignments.back();
-          message += " (last parameter '" + last.key + "' at line " + std::to_string(last.line) + ")";
-        }
-        fail(block.line, block.name, message);
+      try {
+        if (read_block_item(block)) return;
+      } catch (const SyntaxError& error) {
+        record(error.line, block.name, error.message);
+        skip_to_next_assignment_line();
       }
-      const char c = peek();
-      if (c == '/') {
-        advance();
-        return;
-      }
-      if (c == ',') {  // separators between assignments carry no meaning
-        advance();
-        continue;
-      }
-      if (c == '&' || c == '$') {
-        const int line = line_;
-        advance();
-        const std::string name = upper(read_name());
-        if (name == "END") return;
-        fail(block.line, block.name,
-             "block opened at line " + std::to_string(block.line) + " is not closed: found '&" + name + "' at line " +
-                 std::to_string(line) + " before its terminating '/'");
-      }
-      if (is_name_start(c)) {
-        read_assignment(block);
-        continue;
-      }
-      std::string message = "expected a parameter name, found '" + read_snippet() + "'";
-      if (!block.assignments.empty()) message += " after parameter '" + block.assignments.back().key + "'";
-      fail(line_, block.name, message);
     }
+  }
+
+  // One step of a block; true when the block has ended (closed or not).
+  bool read_block_item(RawBlock& block) {
+    skip_space_and_comments();
+    if (at_end()) {
+      std::string message = "block opened at line " + std::to_string(block.line) +
+                            " is not closed: the file ends before its terminating '/'";
+      if (!block.assignments.empty()) {
+        const RawAssignment& last = block.assignments.back();
+        message += " (last parameter '" + last.key + "' at line " + std::to_string(last.line) + ")";
+      }
+      record(block.line, block.name, message);
+      return true;
+    }
+    const char c = peek();
+    if (c == '/') {
+      advance();
+      return true;
+    }
+    if (c == ',') {  // separators between assignments carry no meaning
+      advance();
+      return false;
+    }
+    if (c == '&' || c == '$') {
+      const std::size_t start = pos_;
+      const int line = line_;
+      advance();
+      const std::string name = upper(read_name());
+      if (name == "END") return true;
+      record(block.line, block.name,
+             "block opened at line " + std::to_string(block.line) + " is not closed: found '&" + name +
+                 "' at line " + std::to_string(line) + " before its terminating '/'");
+      pos_ = start;
+      return true;
+    }
+    if (is_name_start(c)) {
+      read_assignment(block);
+      return false;
+    }
+    std::string message = "expected a parameter name, found '" + read_snippet() + "'";
+    if (!block.assignments.empty()) message += " after parameter '" + block.assignments.back().key + "'";
+    fail(line_, block.name, message);
   }
 
   std::string read_snippet() {
     std::string word = read_word();
     return word.empty() ? std::string(1, peek()) : word;
+  }
+
+  // An optionally signed integer of a subscript, or nullopt when none is written here.
+  std::optional<long long> read_subscript_number(const RawBlock& block, const std::string& key) {
+    while (is_blank(peek())) advance();
+    const std::size_t start = pos_;
+    if (peek() == '+' || peek() == '-') ++pos_;
+    while (is_digit(peek())) ++pos_;
+    const std::string_view number = text_.substr(start, pos_ - start);
+    while (is_blank(peek())) advance();
+    if (number.empty()) return std::nullopt;
+    if (!is_integer_literal(number))
+      fail(line_, block.name, "malformed subscript in '" + key + "(': expected an integer, found '" +
+                                  std::string(number) + "'");
+    long long value = 0;
+    const char* first = number.data() + (number[0] == '+' ? 1 : 0);
+    const auto [end, error] = std::from_chars(first, number.data() + number.size(), value);
+    if (error != std::errc() || end != number.data() + number.size())
+      fail(line_, block.name, "subscript of '" + key + "' is too large: " + std::string(number));
+    return value;
+  }
+
+  // After `key(`: comma-separated subscripts `i` or `lo:hi[:stride]` up to ')'.
+  std::vector<Subscript> read_subscripts(const RawBlock& block, const std::string& key) {
+    std::vector<Subscript> subscripts;
+    const std::string malformed = "malformed subscript in '" + key + "(': expected integers, ':' and ',' then ')'";
+    while (true) {
+      Subscript subscript;
+      subscript.lower = read_subscript_number(block, key);
+      if (peek() == ':') {
+        advance();
+        subscript.is_section = true;
+        subscript.upper = read_subscript_number(block, key);
+        if (peek() == ':') {
+          advance();
+          const std::optional<long long> stride = read_subscript_number(block, key);
+          if (!stride) fail(line_, block.name, malformed);
+          if (*stride == 0) fail(line_, block.name, "zero stride in the section of '" + key + "('");
+          subscript.stride = *stride;
+        }
+      } else if (!subscript.lower) {
+        fail(line_, block.name, malformed);
+      }
+      subscripts.push_back(subscript);
+      if (peek() == ',') {
+        advance();
+        continue;
+      }
+      if (peek() != ')') fail(line_, block.name, malformed);
+      advance();
+      return subscripts;
+    }
   }
 
   void read_assignment(RawBlock& block) {
@@ -211,25 +331,7 @@ class NamelistReader {
     skip_space_and_comments();
     if (peek() == '(') {
       advance();
-      while (is_blank(peek())) advance();
-      const std::size_t start = pos_;
-      if (peek() == '+' || peek() == '-') ++pos_;
-      while (is_digit(peek())) ++pos_;
-      const std::string_view number = text_.substr(start, pos_ - start);
-      while (is_blank(peek())) advance();
-      if (peek() == ':' || peek() == ',')
-        fail(line_, block.name,
-             "array sections and multiple subscripts are not supported in '" + key + "(...)'; write " + key +
-                 "(i) = v1, v2, ... to set elements from i on");
-      if (!is_integer_literal(number) || peek() != ')')
-        fail(line_, block.name, "malformed subscript in '" + key + "(': expected an integer and ')'");
-      advance();
-      long long index = 0;
-      const char* first = number.data() + (number[0] == '+' ? 1 : 0);
-      const auto [end, error] = std::from_chars(first, number.data() + number.size(), index);
-      if (error != std::errc() || end != number.data() + number.size())
-        fail(line_, block.name, "subscript of '" + key + "' is too large: " + std::string(number));
-      assignment.index = index;
+      assignment.subscripts = read_subscripts(block, key);
       skip_space_and_comments();
     }
     if (peek() != '=') {
@@ -350,13 +452,30 @@ class NamelistReader {
 
 }  // namespace
 
-ParsedNamelist parse_namelist(std::string_view text, std::string_view source_name) {
+ParsedNamelist parse_namelist_keeping_errors(std::string_view text, std::string_view source_name) {
   // A UTF-8 byte-order mark would hide a block that opens on the first line.
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   return NamelistReader(text, source_name).read();
 }
 
+namespace {
+ParsedNamelist throw_errors(ParsedNamelist parsed) {
+  if (parsed.errors.empty()) return parsed;
+  std::string message;
+  for (const std::string& error : parsed.errors) message += (message.empty() ? "" : "\n") + error;
+  throw Error(message);
+}
+}  // namespace
+
+ParsedNamelist parse_namelist(std::string_view text, std::string_view source_name) {
+  return throw_errors(parse_namelist_keeping_errors(text, source_name));
+}
+
 ParsedNamelist read_namelist_file(const std::string& path) {
+  return throw_errors(read_namelist_file_keeping_errors(path));
+}
+
+ParsedNamelist read_namelist_file_keeping_errors(const std::string& path) {
   std::error_code ignored;
   KOSMO_REQUIRE(!std::filesystem::is_directory(path, ignored),
                 "cannot open namelist file '" << path << "': it is a directory");
@@ -365,7 +484,7 @@ ParsedNamelist read_namelist_file(const std::string& path) {
   std::ostringstream contents;
   contents << in.rdbuf();
   KOSMO_REQUIRE(!in.bad(), "cannot read namelist file '" << path << "'");
-  return parse_namelist(contents.str(), path);
+  return parse_namelist_keeping_errors(contents.str(), path);
 }
 
 bool logical_token_value(const ValueToken& token) {

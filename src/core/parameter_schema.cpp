@@ -179,7 +179,11 @@ std::string schema_reference_markdown() {
     for (const ParameterSpec& spec : parameter_schema()) {
       if (spec.block != block.name) continue;
       md << "| `" << spec.name << "` | " << type_name(spec.type);
-      if (spec.is_array()) md << " array(" << spec.length << ")";
+      if (spec.is_array()) {
+        md << " array(";
+        for (std::size_t d = 0; d < spec.extents.size(); ++d) md << (d ? "," : "") << spec.extents[d];
+        md << ")";
+      }
       const std::string allowed = describe_allowed(spec);
       md << " | " << markdown_default(spec) << " | " << (allowed.empty() ? "any" : allowed) << " | " << spec.description
          << " | " << spec.module << " |\n";

@@ -34,7 +34,11 @@ struct ParameterSpec {
   std::string block;  // upper case, without '&': "AMR_PARAMS"
   std::string name;   // lower case: "levelmax"
   ParameterType type = ParameterType::Integer;
-  int length = 0;                     // 0 for a scalar, else the fixed array length
+  int length = 0;                     // 0 for a scalar, else the fixed array length (product of extents)
+  // Fortran extents, first subscript first: empty for a scalar, {n} for a 1-D array, {n1, n2} for
+  // `key(1:n1, 1:n2)`. Values are stored flattened column-major: element (i, j), 1-based, at
+  // (i-1) + (j-1)*n1, the order Fortran fills an array from a list of values.
+  std::vector<int> extents;
   ParameterValue default_value;       // of every element, for arrays
   std::optional<Bound> lower, upper;  // numeric range; applies to every element
   std::vector<std::string> choices;   // allowed values of a string parameter; empty = any

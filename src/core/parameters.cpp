@@ -8,6 +8,7 @@
 #include <charconv>
 #include <sstream>
 
+#include "core/array_assignment.hpp"
 #include "core/error.hpp"
 
 namespace kosmo::core {
@@ -17,10 +18,6 @@ constexpr const char* kOverrideSource = "(override)";
 
 std::string where(const std::string& source, int line, const std::string& block) {
   return source + ":" + std::to_string(line) + ": &" + block + ": ";
-}
-
-std::string element_name(const ParameterSpec& spec, long long element) {
-  return spec.is_array() ? spec.name + "(" + std::to_string(element + 1) + ")" : spec.name;
 }
 
 std::string_view expected(ParameterType type) {
@@ -212,45 +209,41 @@ void ParameterSet::apply(const ParsedNamelist& parsed, Origin origin) {
   }
 }
 
-// Fortran semantics: the values fill elements from the start index on, a null leaves its element
-// alone, and a later assignment to the same key overwrites only the elements it names.
+// Fortran semantics: the values fill the elements named, in array element order (column-major); an
+// element subscript `key(i,j)` takes the values from that element on in storage order (gfortran),
+// a section `key(2:4)` only its own elements; a null leaves its element alone, and a later
+// assignment to the same key overwrites only the elements it names.
 void ParameterSet::assign(Entry& entry, const RawBlock& block, const RawAssignment& assignment,
                           const std::string& source, Origin origin) {
   const ParameterSpec& spec = *entry.spec;
   const std::string at = where(source, assignment.line, block.name);
-  const long long length = spec.is_array() ? spec.length : 1;
-  long long first = 0;
-  if (assignment.index) {
-    const long long index = *assignment.index;
-    KOSMO_REQUIRE(spec.is_array(), at << "'" << spec.name << "' is a scalar and cannot be indexed as '" << spec.name
-                                      << "(" << index << ")'");
-    KOSMO_REQUIRE(index >= 1 && index <= length, at << "index " << index << " of '" << spec.name << "(" << index
-                                                    << ")' is out of bounds: " << spec.name << " has elements 1.."
-                                                    << length);
-    first = index - 1;
-  }
+  const AssignmentTargets targets = assignment_targets(spec, assignment, at);
+  const auto available = static_cast<long long>(targets.elements.size());
   long long count = 0;
-  for (const ValueToken& token : assignment.values) count += std::min(token.repeat, length + 1);
+  for (const ValueToken& token : assignment.values) count += std::min(token.repeat, available + 1);
   if (!spec.is_array())
     KOSMO_REQUIRE(count <= 1, at << "'" << spec.name << "' is a scalar but was given " << count << " values");
-  KOSMO_REQUIRE(first + count <= length, at << "too many values for '" << spec.name << "': " << count
-                                            << " values from element " << first + 1 << " on, but " << spec.name
-                                            << " has " << length << " elements");
-  long long element = first;
+  if (targets.section)
+    KOSMO_REQUIRE(count <= available, at << "too many values for '" << targets.written << "': " << count
+                                         << " values for a section of " << available << " elements");
+  KOSMO_REQUIRE(count <= available, at << "too many values for '" << spec.name << "': " << count
+                                       << " values from element " << spec.length - available + 1 << " on, but "
+                                       << spec.name << " has " << spec.length << " elements");
+  std::size_t next = 0;
   bool assigned = false;
   for (const ValueToken& token : assignment.values) {
     if (token.kind == TokenKind::Null) {
-      element += token.repeat;
+      next += static_cast<std::size_t>(token.repeat);
       continue;
     }
     const std::string token_at = where(source, token.line, block.name);
-    const std::string what = element_name(spec, element);
+    const std::string what = element_name(spec, targets.elements[next]);
     const ParameterValue value = convert(spec, token, token_at, what);
     KOSMO_REQUIRE(value_allowed(spec, value),
                   token_at << "'" << what << "' = " << format_value(value)
                            << (spec.choices.empty() ? " is out of range: allowed " : " is not an allowed choice: ")
                            << describe_allowed(spec));
-    for (long long r = 0; r < token.repeat; ++r) entry.values[static_cast<std::size_t>(element++)] = value;
+    for (long long r = 0; r < token.repeat; ++r) entry.values[static_cast<std::size_t>(targets.elements[next++])] = value;
     assigned = true;
   }
   if (assigned) {

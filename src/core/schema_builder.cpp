@@ -18,10 +18,16 @@ ParameterSpec make(std::string block, std::string name, ParameterType type, int 
   spec.name = std::move(name);
   spec.type = type;
   spec.length = length;
+  if (length > 0) spec.extents = {length};
   spec.default_value = std::move(default_value);
   spec.lower = range.lower;
   spec.upper = range.upper;
   spec.description = std::move(description);
+  return spec;
+}
+
+ParameterSpec with_extents(ParameterSpec spec, int extent1, int extent2) {
+  spec.extents = {extent1, extent2};
   return spec;
 }
 
@@ -40,6 +46,24 @@ ParameterSpec real_key(std::string block, std::string name, double def, Range ra
 ParameterSpec real_array_key(std::string block, std::string name, int length, double def, Range range,
                              std::string text) {
   return make(std::move(block), std::move(name), ParameterType::Real, length, def, range, std::move(text));
+}
+ParameterSpec integer_array2_key(std::string block, std::string name, int extent1, int extent2, long long def,
+                                 Range range, std::string text) {
+  return with_extents(integer_array_key(std::move(block), std::move(name), extent1 * extent2, def, range,
+                                        std::move(text)),
+                      extent1, extent2);
+}
+ParameterSpec real_array2_key(std::string block, std::string name, int extent1, int extent2, double def, Range range,
+                              std::string text) {
+  return with_extents(
+      real_array_key(std::move(block), std::move(name), extent1 * extent2, def, range, std::move(text)), extent1,
+      extent2);
+}
+ParameterSpec string_array2_key(std::string block, std::string name, int extent1, int extent2, std::string def,
+                                std::vector<std::string> choices, std::string text) {
+  return with_extents(string_array_key(std::move(block), std::move(name), extent1 * extent2, std::move(def),
+                                       std::move(choices), std::move(text)),
+                      extent1, extent2);
 }
 ParameterSpec logical_key(std::string block, std::string name, bool def, std::string text) {
   return make(std::move(block), std::move(name), ParameterType::Logical, 0, def, any_value(), std::move(text));
@@ -94,6 +118,12 @@ void check_row(const ParameterSpec& spec) {
   const std::string row = "parameter schema: &" + spec.block + " '" + spec.name + "' (declared by " + spec.module + ")";
   KOSMO_REQUIRE(is_spelled(spec.name, false), row << ": a key is spelled in lower case");
   KOSMO_REQUIRE(spec.length >= 0, row << ": negative array length " << spec.length);
+  long long product = spec.extents.empty() ? 0 : 1;
+  for (const int extent : spec.extents) {
+    KOSMO_REQUIRE(extent > 0, row << ": an extent must be positive, not " << extent);
+    product *= extent;
+  }
+  KOSMO_REQUIRE(product == spec.length, row << ": length " << spec.length << " is not the product of its extents");
   KOSMO_REQUIRE(default_matches_type(spec), row << ": the default is not a " << type_name(spec.type));
   KOSMO_REQUIRE(value_allowed(spec, spec.default_value), row << ": the default " << format_value(spec.default_value)
                                                              << " is outside its own range (" << describe_allowed(spec)

@@ -35,6 +35,13 @@ ParameterSpec integer_array_key(std::string block, std::string name, int length,
 ParameterSpec real_key(std::string block, std::string name, double def, Range range, std::string text);
 ParameterSpec real_array_key(std::string block, std::string name, int length, double def, Range range,
                              std::string text);
+// Two-dimensional arrays `name(1:extent1, 1:extent2)`, stored column-major (ParameterSpec::extents).
+ParameterSpec integer_array2_key(std::string block, std::string name, int extent1, int extent2, long long def,
+                                 Range range, std::string text);
+ParameterSpec real_array2_key(std::string block, std::string name, int extent1, int extent2, double def, Range range,
+                              std::string text);
+ParameterSpec string_array2_key(std::string block, std::string name, int extent1, int extent2, std::string def,
+                                std::vector<std::string> choices, std::string text);
 ParameterSpec logical_key(std::string block, std::string name, bool def, std::string text);
 ParameterSpec string_key(std::string block, std::string name, std::string def, std::vector<std::string> choices,
                          std::string text);

@@ -10,6 +10,7 @@
 #include "io/snapshot_writer.hpp"
 #include "hydro/boundary_conditions.hpp"
 #include "hydro/refinement_criteria.hpp"
+#include "hydro/initial_regions.hpp"
 #include "parallel/cost_function.hpp"
 #include "tracers/tracer_module.hpp"
 
@@ -56,7 +57,7 @@ Simulation<D>::Simulation(const core::ParameterSet& params, MPI_Comm comm)
   incremental_mesh_updates_ = params.get_string("RUN_PARAMS", "mesh_update") == "incremental";
   // memory_balance = .false.: RAMSES' classic cost, one per cell. seeds/000 eq. 5 counts RAMSES'
   // hydro variables (nvar = D + 2 + npassive) whatever modules the run has, as the paper does.
-  const int nvar = D + 2 + static_cast<int>(params.get_int("HYDRO_PARAMS", "npassive"));
+  const int nvar = D + 2 + hydro::passive_scalar_count(params);
   oct_cost_ = params.get_bool("RUN_PARAMS", "memory_balance")
                   ? parallel::memory_weights(D, nvar, params.get_real("AMR_PARAMS", "mem_weight_grid")).w_grid
                   : static_cast<double>(Tree::cells_per_oct);

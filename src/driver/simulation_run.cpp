@@ -15,6 +15,7 @@
 #include "driver/run_summary.hpp"
 #include "driver/mesh_update_report.hpp"
 #include "hydro/hydro_restart_conversion.hpp"
+#include "hydro/initial_regions.hpp"
 #include "io/ramses_reader.hpp"
 #include "io/snapshot_reader.hpp"
 #include "io/snapshot_writer.hpp"
@@ -38,7 +39,7 @@ void start_run(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm co
   parallel::run_collectively(comm, [&] { prepare_start(sim, params, nrestart > 0); });
   if (nrestart > 0) {
     const bool ramses = params.get_string("OUTPUT_PARAMS", "informat") == "ramses";
-    const int npassive = static_cast<int>(params.get_int("HYDRO_PARAMS", "npassive"));
+    const int npassive = hydro::passive_scalar_count(params);
     sim.restart(ramses ? io::read_ramses_restart_share(comm, ".", nrestart, hydro::ramses_restart_conversion<D>(npassive))
                        : io::read_restart_share(comm, ".", nrestart));
     if (rank == 0) log << " Restarted from " << io::output_directory_name(nrestart) << " at t=" << sim.time() << ", step " << sim.step() << "\n";

@@ -12,7 +12,6 @@ namespace kosmo::driver {
 
 void declare_unimplemented_parameters(core::SchemaBuilder& schema) {
   schema.declare_unimplemented_block("PHYSICS_PARAMS", "cooling, star formation, feedback (RAMSES classic)");
-  schema.declare_unimplemented_block("COOLING_PARAMS", "cooling (newer RAMSES)");
   schema.declare_unimplemented_block("SF_PARAMS", "star formation (newer RAMSES)");
   schema.declare_unimplemented_block("FEEDBACK_PARAMS", "stellar feedback (newer RAMSES)");
   schema.declare_unimplemented_block("SINK_PARAMS", "sink particles");
@@ -24,8 +23,8 @@ void declare_unimplemented_parameters(core::SchemaBuilder& schema) {
   schema.add_unimplemented("RUN_PARAMS", {"sink", "rt", "dump_pk", "gpu_hydro", "gpu_poisson", "gpu_fft", "gpu_sink",
                                           "gpu_auto_tune", "n_cuda_streams", "static", "debug"});
   schema.add_unimplemented("AMR_PARAMS", {"nsinkmax", "mem_weight_sink"});
-  schema.add_unimplemented("INIT_PARAMS", {"var_region", "multiple", "condinit_kind"});
-  schema.add_unimplemented("HYDRO_PARAMS", {"riemann2d", "pressure_fix", "beta_fix", "difmag", "strict_equilibrium"});
+  schema.add_unimplemented("INIT_PARAMS", {"multiple", "condinit_kind"});
+  schema.add_unimplemented("HYDRO_PARAMS", {"riemann2d", "difmag", "strict_equilibrium"});
   schema.add_unimplemented("REFINE_PARAMS",
                            {"jeans_refine", "q_refine_holdback", "ivar_refine", "var_cut_refine", "mass_cut_refine"});
   schema.add_unimplemented("BOUNDARY_PARAMS", {"no_inflow", "var_bound"});
@@ -34,8 +33,11 @@ void declare_unimplemented_parameters(core::SchemaBuilder& schema) {
   schema.add_unimplemented("POISSON_PARAMS", {"cg_levelmin", "cic_levelmax"});
   schema.add_unimplemented(
       "PHYSICS_PARAMS",
-      {"cooling", "metal", "haardt_madau", "z_ave", "z_reion", "t_star", "n_star", "eps_star", "g_star", "del_star",
-       "t2_star", "eta_sn", "yield", "f_w", "f_ek", "rbubble", "isothermal", "cooling_method", "grackle_table"});
+      {"t_star", "n_star", "eps_star", "g_star", "del_star", "t2_star", "eta_sn", "yield", "f_w", "f_ek", "rbubble",
+       "cooling_method", "grackle_table"});
+  // &COOLING_PARAMS is the hydro module's block (its barotropic equations of state); cooling is not.
+  schema.add_unimplemented("COOLING_PARAMS", {"cooling", "metal", "haardt_madau", "j21", "a_spec", "self_shielding",
+                                              "z_ave", "z_reion", "ind_rsink", "t2max", "neq_chem", "cooling_ism"});
   schema.add_unimplemented("SINK_PARAMS", {"create_sinks", "mass_sink_seed", "accretion_scheme", "merging_timescale",
                                            "ir_cloud", "sink_soft"});
   schema.add_unimplemented("CLUMPFIND_PARAMS",

@@ -24,8 +24,10 @@ SchemeSettings scheme_settings(const core::ParameterSet& p) {
   s.smallc = p.get_real("HYDRO_PARAMS", "smallc");
   s.slope_type = slope_type_from_int(static_cast<int>(p.get_int("HYDRO_PARAMS", "slope_type")));
   s.riemann = riemann_solver_from_name(p.get_string("HYDRO_PARAMS", "riemann"));
-  s.npassive = static_cast<int>(p.get_int("HYDRO_PARAMS", "npassive"));
+  s.npassive = passive_scalar_count(p);
   s.niter_riemann = static_cast<int>(p.get_int("HYDRO_PARAMS", "niter_riemann"));
+  s.pressure_fix = p.get_bool("HYDRO_PARAMS", "pressure_fix");
+  s.beta_fix = p.get_real("HYDRO_PARAMS", "beta_fix");
   return s;
 }
 
@@ -51,7 +53,8 @@ HydroModule<D>::HydroModule(const core::ParameterSet& params, Tree& tree, parall
       timers_(timers),
       solver_(tree, solver_settings<D>(params)),
       init_regions_(init_regions(params)),
-      gradients_(gradient_criteria(params)) {}
+      gradients_(gradient_criteria(params)),
+      barotrope_(barotropic_eos(params)) {}
 
 template <int D>
 void HydroModule<D>::connect(const std::vector<core::PhysicsModule<D>*>& /*modules*/) {
@@ -170,11 +173,11 @@ std::size_t HydroModule<D>::advance(int level, double dt) {
 template <int D>
 void HydroModule<D>::source_terms(int level, double dt) {
   const auto before = solver_.timing();
-  parallel::exchange_reflux(mesh_, tree_, level, solver_.nvar(), solver_.pending_reflux(), solver_.pending_reflux_values());
+  parallel::exchange_reflux(mesh_, tree_, level, solver_.flux_width(), solver_.pending_reflux(), solver_.pending_reflux_values());
   solver_.apply_reflux();
   timers_.add_seconds("hydro - reflux", solver_.timing().reflux - before.reflux);
   const auto start = Clock::now();
-  solver_.set_uold(level);
+  solver_.set_uold(level, dt);
   // RAMSES: the second half kick of the step (synchro_hydro_fine(+dt/2)) before the restriction,
   // which overwrites refined cells with their sons' kicked gas. The whole step's kick with this
   // step's force: its first half for good (add_gravity_source_terms) and its second half
@@ -187,6 +190,31 @@ void HydroModule<D>::source_terms(int level, double dt) {
   }
   solver_.restrict_onto(level);
   timers_.add("hydro - copy and restrict", start);
+  // RAMSES calls cooling_fine after the restriction (amr_step), on the leaf cells of the level.
+  if (barotrope_) impose_barotrope(level);
+}
+
+template <int D>
+void HydroModule<D>::impose_barotrope(int level) {
+  const double smallr = solver_.settings().scheme.smallr;
+  const double gamma = solver_.settings().scheme.gamma;
+  const auto& fields = solver_.uold_fields();
+  const double* rho = tree_.field(fields[0]);
+  double* energy = tree_.field(fields[static_cast<std::size_t>(D + 1)]);
+  std::array<const double*, D> momentum{};
+  for (int d = 0; d < D; ++d) momentum[static_cast<std::size_t>(d)] = tree_.field(fields[static_cast<std::size_t>(1 + d)]);
+  const auto& octs = tree_.octs_at_level(level);
+  const BarotropicEos eos = *barotrope_;
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < octs.size(); ++i)
+    for (int c = 0; c < Tree::cells_per_oct; ++c) {
+      const core::CellIndex cell = Tree::cell_index(octs[i], c);
+      if (!tree_.is_leaf(cell)) continue;
+      const double density = std::max(rho[cell], smallr);
+      double kinetic = 0.0;
+      for (int d = 0; d < D; ++d) kinetic += 0.5 * momentum[static_cast<std::size_t>(d)][cell] * momentum[static_cast<std::size_t>(d)][cell] / density;
+      energy[cell] = eos.internal_energy(density, gamma) + kinetic;
+    }
 }
 
 template <int D>

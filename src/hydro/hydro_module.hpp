@@ -8,12 +8,14 @@
 // restriction. Without a gravity module in the run the kicks do nothing.
 #include <array>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "core/oct_tree.hpp"
 #include "core/parameters.hpp"
 #include "core/physics_module.hpp"
 #include "core/timers.hpp"
+#include "hydro/barotropic_eos.hpp"
 #include "hydro/hydro_solver.hpp"
 #include "hydro/initial_regions.hpp"
 #include "hydro/refinement_criteria.hpp"
@@ -66,6 +68,9 @@ class HydroModule final : public core::PhysicsModule<D> {
 
  private:
   void add_density(int level, double* density) const;
+  // RAMSES cooling_fine with barotropic_eos: the internal energy of the level's leaf cells set to
+  // the barotrope's, the kinetic energy kept.
+  void impose_barotrope(int level);
   template <class Visit>
   void for_each_leaf(Visit&& visit) const;
 
@@ -76,6 +81,7 @@ class HydroModule final : public core::PhysicsModule<D> {
   std::vector<InitRegion> init_regions_;
   InitialCondition initial_condition_;
   GradientCriteria gradients_;
+  std::optional<BarotropicEos> barotrope_;  // &COOLING_PARAMS barotropic_eos / isothermal
   // Per cell, the half kick its gas has had with the force stored in acceleration_*: the next force
   // update removes exactly that. A field rather than a per-level number, so that a restart carries
   // it and a cell made by refinement inherits its father's. -1 without gravity.

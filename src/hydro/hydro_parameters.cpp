@@ -5,6 +5,8 @@
 #include "core/error.hpp"
 #include "core/parameters.hpp"
 #include "core/schema_builder.hpp"
+#include "hydro/hydro_settings.hpp"
+#include "hydro/initial_regions.hpp"
 
 namespace kosmo::hydro {
 namespace {
@@ -48,6 +50,27 @@ void check_boundaries(const core::ParameterSet& p) {
             << ": give each boundary a type, 1 reflecting, 2 outflow or 3 inflow");
 }
 
+// RAMSES' threshold also grows with the expansion rate of a cosmological run (3 hexp dx); kosmo's
+// hydro module does not read the expansion rate yet, so that combination is stopped, not ignored.
+void check_pressure_fix(const core::ParameterSet& p) {
+  if (!p.get_bool("HYDRO_PARAMS", "pressure_fix") || p.get_real("HYDRO_PARAMS", "beta_fix") <= 0.0) return;
+  KOSMO_REQUIRE(!p.get_bool("RUN_PARAMS", "cosmo"),
+                p.location_of("HYDRO_PARAMS", "beta_fix")
+                    << "beta_fix > 0 with cosmo=.true. is not implemented yet (the threshold's expansion term); "
+                       "pressure_fix with beta_fix=0 works in cosmological runs");
+}
+
+// A var_region column beyond an explicit npassive would be silently dropped.
+void check_passive_scalars(const core::ParameterSet& p) {
+  if (!p.set_by_user("HYDRO_PARAMS", "npassive")) return;
+  const long long npassive = p.get_int("HYDRO_PARAMS", "npassive");
+  for (const InitRegion& region : init_regions(p))
+    for (int n = static_cast<int>(npassive); n < kMaxPassive; ++n)
+      KOSMO_REQUIRE(region.scalar(n) == 0.0, p.location_of("INIT_PARAMS", "var_region")
+                                                 << "var_region sets passive scalar " << n + 1 << " but npassive = "
+                                                 << npassive << "; raise npassive or leave it unset");
+}
+
 }  // namespace
 
 // The table is laid out by hand, one key per row.
@@ -70,9 +93,33 @@ void declare_parameters(core::SchemaBuilder& schema) {
       string_key("HYDRO_PARAMS", "scheme", "muscl", {"muscl"}, "hydro scheme: unsplit MUSCL-Hancock"),
       integer_key("HYDRO_PARAMS", "niter_riemann", 10, at_least(1),
                   "Newton iterations of the 'exact' Riemann solver"),
-      integer_key("HYDRO_PARAMS", "npassive", 0, between(0, 8),
+      logical_key("HYDRO_PARAMS", "pressure_fix", false,
+                  "also evolve the internal energy non-conservatively (advection and -p dV work) and use it where "
+                  "the conservative one is below the beta_fix threshold (docs/hydro.md, 'Pressure fix')"),
+      real_key("HYDRO_PARAMS", "beta_fix", 0.0, at_least(0),
+               "pressure fix threshold: the internal energy is replaced where below beta_fix rho (velocity jump "
+               "across the cell)^2; 0 = only where negative"),
+      integer_key("HYDRO_PARAMS", "npassive", 0, between(0, kMaxPassive),
                   "kosmo: number of passive scalars advected with the gas (RAMSES fixes it at compile time "
-                  "with NVAR)"),
+                  "with NVAR); when not set, the last var_region column with a non-zero value"),
+  });
+
+  schema.declare_block("COOLING_PARAMS", "Gas thermodynamics: kosmo implements RAMSES' barotropic equations of state; "
+                                         "cooling itself is not implemented yet.");
+  schema.add({
+      // &COOLING_PARAMS: the barotropic EOS keys (amr/amr_parameters.f90, hydro/eos.f90)
+      logical_key("COOLING_PARAMS", "barotropic_eos", false,
+                  "after each step reset the gas temperature to a function of density (barotropic_eos_form)"),
+      logical_key("COOLING_PARAMS", "isothermal", false, "old name of barotropic_eos (RAMSES sets barotropic_eos)"),
+      string_key("COOLING_PARAMS", "barotropic_eos_form", "legacy",
+                 {"legacy", "isothermal", "polytrope", "double_polytrope", "custom"},
+                 "temperature T(rho): 'isothermal' T_eos; 'polytrope' T_eos (rho/polytrope_rho)^(polytrope_index-1); "
+                 "'double_polytrope' T_eos (1 + (rho/polytrope_rho)^(polytrope_index-1)); 'custom' isothermal below "
+                 "polytrope_rho, polytrope above; 'legacy' (star-formation polytrope) is not implemented yet"),
+      real_key("COOLING_PARAMS", "polytrope_rho", 1e50, above(0), "density of the polytrope's knee, g/cm^3"),
+      real_key("COOLING_PARAMS", "polytrope_index", 1.0, any_value(), "polytropic index (gamma of the barotrope)"),
+      real_key("COOLING_PARAMS", "t_eos", 10.0, above(0), "temperature of the barotrope (or its normalisation), K"),
+      real_key("COOLING_PARAMS", "mu_gas", 1.0, above(0), "mean molecular weight: the EOS sets T/mu = T_eos/mu_gas"),
   });
 
   schema.add({
@@ -103,6 +150,11 @@ void declare_parameters(core::SchemaBuilder& schema) {
                      "per region: z velocity ('square'); velocity added ('point')"),
       real_array_key("INIT_PARAMS", "p_region", kMaxRegion, 0.0, at_least(0),
                      "per region: pressure ('square'); (gamma - 1) times the thermal energy added ('point')"),
+      // RAMSES var_region(1:MAXREGION, 1:NVAR-NDIM-2)
+      real_array2_key("INIT_PARAMS", "var_region", kMaxRegion, kMaxPassive, 0.0, any_value(),
+                     "var_region(i, n): concentration of passive scalar n in region i (set in a 'square' region; "
+                     "a 'point' region sets it everywhere, as RAMSES); without npassive, the last non-zero column "
+                     "gives the number of scalars"),
   });
 
   schema.add({
@@ -160,6 +212,8 @@ void declare_parameters(core::SchemaBuilder& schema) {
 
   schema.add_check(&check_regions);
   schema.add_check(&check_boundaries);
+  schema.add_check(&check_pressure_fix);
+  schema.add_check(&check_passive_scalars);
 }
 // clang-format on
 

@@ -23,10 +23,24 @@ struct SchemeSettings {
   RiemannSolver riemann = RiemannSolver::llf;
   int npassive = 0;        // passive scalars carried after the energy
   int niter_riemann = 10;  // Newton iterations of the exact solver (RAMSES' niter_riemann)
+  // RAMSES' pressure_fix / beta_fix (docs/hydro.md, "Pressure fix"): the internal energy is also
+  // evolved non-conservatively, and replaces the conservative one where that falls below beta_fix
+  // times the kinetic energy of the local velocity jumps.
+  bool pressure_fix = false;
+  double beta_fix = 0.0;
 };
+
+// Most passive scalars a run carries (the second extent of &INIT_PARAMS var_region).
+inline constexpr int kMaxPassive = 8;
 
 // Number of conservative (and primitive) variables: rho, D momenta, E, passive scalars.
 constexpr int nvar(int D, int npassive) { return D + 2 + npassive; }
+
+// Values per face in the kernel's flux array: the nvar conservative fluxes, then with the pressure
+// fix RAMSES' two extra face quantities (its tmp array in hydro/umuscl.f90): the mean normal
+// velocity of the two face states and the flux of internal energy, both times dt/dx.
+constexpr int flux_width(int D, int npassive, bool pressure_fix) { return nvar(D, npassive) + (pressure_fix ? 2 : 0); }
+inline int flux_width(int D, const SchemeSettings& s) { return flux_width(D, s.npassive, s.pressure_fix); }
 
 inline const char* riemann_solver_name(RiemannSolver r) {
   switch (r) {

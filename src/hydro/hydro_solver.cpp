@@ -28,7 +28,7 @@ constexpr int transverse_index(int c, int d) { return (c & ((1 << d) - 1)) | ((c
 
 template <int D>
 HydroSolver<D>::HydroSolver(Tree& tree, const Settings& settings)
-    : tree_(tree), settings_(settings), nvar_(D + 2 + settings.scheme.npassive) {
+    : tree_(tree), settings_(settings), nvar_(D + 2 + settings.scheme.npassive), flux_width_(hydro::flux_width(D, settings.scheme)) {
   // Snapshots carry primitive variables (output_fields), so the conservative arrays are written
   // only to restarts; the new time level is transient. uold's ghosts are refreshed by the stepper
   // after each level's source terms (RAMSES make_virtual_fine_dp).
@@ -38,6 +38,7 @@ HydroSolver<D>::HydroSolver(Tree& tree, const Settings& settings)
     info.name = "new_" + info.name;
     unew_.push_back(tree_.add_field(info.transient()));
   }
+  if (settings.scheme.pressure_fix) register_pressure_fix_fields();
   using Stencil = core::OctStencilCache<D, Key>;
   block_index_.resize(Stencil::neighbours);
   for (int k = 0; k < Stencil::neighbours; ++k)
@@ -61,11 +62,13 @@ void HydroSolver<D>::copy_level(int level, const std::vector<int>& from, const s
 template <int D>
 void HydroSolver<D>::set_unew(int level) {
   copy_level(level, uold_, unew_);
+  if (settings_.scheme.pressure_fix) start_internal_energy(level);
 }
 
 template <int D>
-void HydroSolver<D>::set_uold(int level) {
+void HydroSolver<D>::set_uold(int level, double dt) {
   copy_level(level, unew_, uold_);
+  if (settings_.scheme.pressure_fix) apply_pressure_fix(level, dt);
 }
 
 template <int D>
@@ -179,15 +182,18 @@ struct HydroSolver<D>::GodunovLevel {
   typename Tree::Coordinates extent;
   bool any_wall;
   std::vector<unsigned char> needed;  // per offset k of the 3^D neighbourhood: whether the kernel reads its cells
+  double dt, dx;
+  double* internal_energy;  // the pressure fix's enew and divu fields; nullptr without the fix
+  double* divergence;
 };
 
 // One thread's blocks, fluxes and scratch, and the reflux contributions it records in oct order.
 template <int D>
 struct HydroSolver<D>::GodunovScratch {
-  GodunovScratch(int nvar, bool gravity, std::vector<RefluxContribution>& records, std::vector<double>& fluxes)
+  GodunovScratch(int nvar, int flux_width, bool gravity, std::vector<RefluxContribution>& records, std::vector<double>& fluxes)
       : block(static_cast<std::size_t>(nvar * OctBlock<D>::cells)),
         gravity_block(gravity ? static_cast<std::size_t>(D * OctBlock<D>::cells) : 0),
-        flux(static_cast<std::size_t>(D * OctBlock<D>::faces * nvar)),
+        flux(static_cast<std::size_t>(D * OctBlock<D>::faces * flux_width)),
         children(static_cast<std::size_t>(nvar * cells_per_oct)),
         mirror(static_cast<std::size_t>(nvar)),
         ghost(static_cast<std::size_t>(nvar)),
@@ -338,7 +344,7 @@ void HydroSolver<D>::drop_fluxes_next_to_refined(const GodunovLevel& shared, std
           }
           refined = !tree_.is_leaf(Tree::cell_index(s, c));
         }
-        if (refined) std::fill_n(scratch.flux.begin() + ((d * 3 + f) * Block::transverse + t) * nvar_, nvar_, 0.0);
+        if (refined) std::fill_n(scratch.flux.begin() + ((d * 3 + f) * Block::transverse + t) * flux_width_, flux_width_, 0.0);
       }
     }
   }
@@ -353,10 +359,67 @@ void HydroSolver<D>::update_oct(const GodunovLevel& shared, core::OctIndex o, co
     for (int d = 0; d < D; ++d) {
       const int bit = (c >> d) & 1;
       const int t = transverse_index(c, d);
-      const double* left = scratch.flux.data() + ((d * 3 + bit) * Block::transverse + t) * nvar_;
-      const double* right = scratch.flux.data() + ((d * 3 + bit + 1) * Block::transverse + t) * nvar_;
+      const double* left = scratch.flux.data() + ((d * 3 + bit) * Block::transverse + t) * flux_width_;
+      const double* right = scratch.flux.data() + ((d * 3 + bit + 1) * Block::transverse + t) * flux_width_;
       for (int v = 0; v < nvar_; ++v) shared.unew[static_cast<std::size_t>(v)][cell] += left[v] - right[v];
+      if (shared.divergence != nullptr) {
+        shared.divergence[cell] += left[nvar_] - right[nvar_];
+        shared.internal_energy[cell] += left[nvar_ + 1] - right[nvar_ + 1];
+      }
     }
+  }
+}
+
+// RAMSES add_pdv_source_terms: the internal energy's -p dV work over the step, from the old
+// velocities of the face neighbours (div v = sum_d (v_d(right) - v_d(left)) / (dx_left + dx_right)).
+// A neighbour on this level (or a wall's ghost) is dx away; where only a coarser leaf is there, that
+// cell's own velocity is used, 1.5 dx away, as RAMSES does (not the interpolated block value).
+template <int D>
+void HydroSolver<D>::add_pdv_work(const GodunovLevel& shared, std::size_t i, const GodunovScratch& scratch) const {
+  using Block = OctBlock<D>;
+  using Stencil = core::OctStencilCache<D, Key>;
+  constexpr int centre = (Stencil::neighbours - 1) / 2;
+  const double smallr = settings_.scheme.smallr;
+  const double dx = shared.dx;
+  const core::OctIndex o = shared.stencil.oct(i);
+  // Velocity component d of block cell b.
+  auto block_velocity = [&](int b, int d) {
+    return scratch.block[static_cast<std::size_t>((1 + d) * Block::cells + b)] /
+           std::max(scratch.block[static_cast<std::size_t>(b)], smallr);
+  };
+  for (int c = 0; c < cells_per_oct; ++c) {
+    std::array<int, D> local{};
+    for (int d = 0; d < D; ++d) local[static_cast<std::size_t>(d)] = 1 + ((c >> d) & 1);
+    double divergence = 0.0;
+    for (int d = 0; d < D; ++d) {
+      int step = 1;
+      for (int e = 0; e < d; ++e) step *= 3;
+      double velocity[2], distance[2];
+      for (int side = 0; side < 2; ++side) {
+        std::array<int, D> neighbour = local;
+        neighbour[static_cast<std::size_t>(d)] += side == 0 ? -1 : 1;
+        velocity[side] = block_velocity(Block::index(neighbour), d);
+        distance[side] = dx;
+        const int n = neighbour[static_cast<std::size_t>(d)];
+        if (n != 0 && n != 3) continue;  // inside the oct
+        const int k = centre + (n == 0 ? -step : step);
+        if (shared.stencil.neighbour_oct(i, k) != core::no_oct) continue;
+        const core::CellIndex coarse = shared.stencil.coarse_cell(i, k);
+        if (coarse == core::no_cell) continue;  // beyond a wall: the ghost cell filled for the fluxes
+        velocity[side] = shared.uold[static_cast<std::size_t>(1 + d)][coarse] / std::max(shared.uold[0][coarse], smallr);
+        distance[side] = 1.5 * dx;
+      }
+      divergence += (velocity[1] - velocity[0]) / (distance[0] + distance[1]);
+    }
+    const core::CellIndex cell = Tree::cell_index(o, c);
+    const double density = std::max(shared.uold[0][cell], smallr);
+    double kinetic = 0.0;
+    for (int d = 0; d < D; ++d) {
+      const double v = shared.uold[static_cast<std::size_t>(1 + d)][cell] / density;
+      kinetic += 0.5 * density * v * v;
+    }
+    const double internal_old = shared.uold[static_cast<std::size_t>(D + 1)][cell] - kinetic;
+    shared.internal_energy[cell] -= (settings_.scheme.gamma - 1.0) * internal_old * divergence * shared.dt;
   }
 }
 
@@ -381,8 +444,8 @@ void HydroSolver<D>::record_coarse_fluxes(const GodunovLevel& shared, std::size_
       const double weight = (side == 0 ? -1.0 : 1.0) / static_cast<double>(cells_per_oct);
       for (int t = 0; t < Block::transverse; ++t) {
         scratch.records.push_back({tree_.key(o), sequence++, coarse, scratch.fluxes.size()});
-        const double* face = scratch.flux.data() + ((d * 3 + f) * Block::transverse + t) * nvar_;
-        for (int v = 0; v < nvar_; ++v) scratch.fluxes.push_back(weight * face[v]);
+        const double* face = scratch.flux.data() + ((d * 3 + f) * Block::transverse + t) * flux_width_;
+        for (int v = 0; v < flux_width_; ++v) scratch.fluxes.push_back(weight * face[v]);
       }
     }
   }
@@ -403,7 +466,15 @@ void HydroSolver<D>::godunov(int level, double dt) {
                       .acceleration = {},
                       .extent = tree_.extent(level),
                       .any_wall = false,
-                      .needed = neighbours_read()};
+                      .needed = neighbours_read(),
+                      .dt = dt,
+                      .dx = tree_.cell_size(level),
+                      .internal_energy = nullptr,
+                      .divergence = nullptr};
+  if (settings_.scheme.pressure_fix) {
+    shared.internal_energy = tree_.field(internal_energy_);
+    shared.divergence = tree_.field(divergence_);
+  }
   for (int v = 0; v < nvar_; ++v) {
     shared.uold[static_cast<std::size_t>(v)] = tree_.field(uold_[static_cast<std::size_t>(v)]);
     shared.unew[static_cast<std::size_t>(v)] = tree_.field(unew_[static_cast<std::size_t>(v)]);
@@ -420,7 +491,7 @@ void HydroSolver<D>::godunov(int level, double dt) {
 #pragma omp parallel num_threads(nthreads)
   {
     const auto thread = static_cast<std::size_t>(omp_get_thread_num());
-    GodunovScratch scratch(nvar_, shared.gravity, records[thread], record_fluxes[thread]);
+    GodunovScratch scratch(nvar_, flux_width_, shared.gravity, records[thread], record_fluxes[thread]);
 #pragma omp for schedule(static)
     for (std::size_t i = 0; i < n; ++i) {
       const core::OctIndex o = stencil.oct(i);
@@ -429,6 +500,7 @@ void HydroSolver<D>::godunov(int level, double dt) {
                               shared.gravity ? scratch.gravity_block.data() : nullptr, dt);
       drop_fluxes_next_to_refined(shared, i, scratch);
       update_oct(shared, o, scratch);
+      if (shared.divergence != nullptr) add_pdv_work(shared, i, scratch);
       if (level > 1) record_coarse_fluxes(shared, i, scratch);
     }
   }
@@ -452,9 +524,16 @@ void HydroSolver<D>::apply_reflux() {
   std::sort(reflux_.begin(), reflux_.end(), [](const RefluxContribution& a, const RefluxContribution& b) {
     return a.fine_key < b.fine_key || (a.fine_key == b.fine_key && a.sequence < b.sequence);
   });
-  for (const RefluxContribution& r : reflux_)
+  for (const RefluxContribution& r : reflux_) {
     for (int v = 0; v < nvar_; ++v)
       tree_.field(unew_[static_cast<std::size_t>(v)])[r.coarse] += reflux_values_[r.offset + static_cast<std::size_t>(v)];
+    // The pressure fix's velocity divergence and internal energy are refluxed like the rest
+    // (RAMSES godfine1's divu and enew updates at level ilevel-1).
+    if (settings_.scheme.pressure_fix) {
+      tree_.field(divergence_)[r.coarse] += reflux_values_[r.offset + static_cast<std::size_t>(nvar_)];
+      tree_.field(internal_energy_)[r.coarse] += reflux_values_[r.offset + static_cast<std::size_t>(nvar_ + 1)];
+    }
+  }
   reflux_.clear();
   reflux_values_.clear();
   timing_.reflux += seconds_since(start);

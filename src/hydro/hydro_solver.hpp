@@ -33,11 +33,14 @@ class HydroSolver {
   HydroSolver(Tree& tree, const Settings& settings);
 
   int nvar() const { return nvar_; }
+  // Values per reflux contribution: nvar, plus the pressure fix's two face terms when it is on.
+  int flux_width() const { return flux_width_; }
   const Settings& settings() const { return settings_; }
   const std::vector<int>& uold_fields() const { return uold_; }
 
   void set_unew(int level);        // unew = uold on every cell of the level
-  void set_uold(int level);        // uold = unew
+  // uold = unew; with the pressure fix, then RAMSES set_uold's energy correction for a step of dt.
+  void set_uold(int level, double dt = 0.0);
   void restrict_onto(int level);   // refined cells of `level` take the mean of their sons (uold)
   // Advances the level by dt from uold into unew. Fluxes through faces next to a coarser leaf are
   // kept as reflux contributions (scaled by 2^-D) for that coarse cell: apply_reflux() adds them
@@ -115,9 +118,19 @@ class HydroSolver {
   void update_oct(const GodunovLevel& shared, core::OctIndex o, const GodunovScratch& scratch) const;
   void record_coarse_fluxes(const GodunovLevel& shared, std::size_t i, GodunovScratch& scratch) const;
 
+  // The pressure fix (hydro_pressure_fix.cpp; RAMSES set_unew, add_pdv_source_terms, set_uold):
+  // the internal energy advected non-conservatively (enew) and -div(v) dt from the face velocities
+  // (divu), both transient cell fields registered only when the fix is on.
+  void register_pressure_fix_fields();
+  void start_internal_energy(int level);
+  void add_pdv_work(const GodunovLevel& shared, std::size_t i, const GodunovScratch& scratch) const;
+  void apply_pressure_fix(int level, double dt);
+
   Tree& tree_;
   Settings settings_;
   int nvar_;
+  int flux_width_;
+  int internal_energy_ = -1, divergence_ = -1;
   std::vector<int> uold_, unew_;
   bool has_gravity_ = false;
   std::array<int, D> gravity_fields_{};

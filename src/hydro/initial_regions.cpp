@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/namelist_parser.hpp"
+#include "hydro/hydro_settings.hpp"
 
 namespace kosmo::hydro {
 namespace {
@@ -39,10 +40,24 @@ std::vector<InitRegion> init_regions(const core::ParameterSet& params) {
   const std::vector<double> d = get("d_region"), u = get("u_region"), v = get("v_region"), w = get("w_region"),
                             p = get("p_region");
   KOSMO_REQUIRE(nregion <= type.size(), "init_regions: nregion = " << nregion << " exceeds MAXREGION");
+  // var_region(i, n) comes flattened in Fortran order: (i - 1) + (n - 1) * MAXREGION.
+  const std::vector<double> scalars = get("var_region");
   std::vector<InitRegion> regions(nregion);
-  for (std::size_t i = 0; i < nregion; ++i)
-    regions[i] = {type[i], xc[i], yc[i], zc[i], lx[i], ly[i], lz[i], ex[i], d[i], u[i], v[i], w[i], p[i]};
+  for (std::size_t i = 0; i < nregion; ++i) {
+    regions[i] = {type[i], xc[i], yc[i], zc[i], lx[i], ly[i], lz[i], ex[i], d[i], u[i], v[i], w[i], p[i], {}};
+    for (std::size_t n = 0; n < static_cast<std::size_t>(kMaxPassive); ++n)
+      regions[i].scalars.push_back(scalars[i + n * static_cast<std::size_t>(core::kMaxRegion)]);
+  }
   return regions;
+}
+
+int passive_scalar_count(const core::ParameterSet& params) {
+  if (params.set_by_user("HYDRO_PARAMS", "npassive")) return static_cast<int>(params.get_int("HYDRO_PARAMS", "npassive"));
+  int count = 0;
+  for (const InitRegion& region : init_regions(params))
+    for (int n = 0; n < kMaxPassive; ++n)
+      if (region.scalars[static_cast<std::size_t>(n)] != 0.0) count = std::max(count, n + 1);
+  return count;
 }
 
 template <int D>
@@ -70,8 +85,10 @@ double point_region_weight(const InitRegion& region, const std::array<double, D>
 template <int D>
 void region_initial_state(const std::vector<InitRegion>& regions, double gamma, double smallr, double smallc,
                           int npassive, const std::array<double, D>& cell_centre, double dx, double* u_conservative) {
-  // Primitive state q = [rho, v_0 .. v_{D-1}, p]; passive scalars stay 0 (var_region is not implemented).
+  // Primitive state q = [rho, v_0 .. v_{D-1}, p] and the scalars' concentrations s (0 by default).
   std::array<double, D + 2> q{};
+  std::array<double, kMaxPassive> s{};
+  KOSMO_REQUIRE(npassive >= 0 && npassive <= kMaxPassive, "region_initial_state: npassive = " << npassive << " outside 0.." << kMaxPassive);
   q[0] = smallr;
   q[D + 1] = smallr * smallc * smallc / gamma;
   const double volume = std::pow(dx, D);
@@ -82,11 +99,13 @@ void region_initial_state(const std::vector<InitRegion>& regions, double gamma, 
       q[0] = region.d;
       for (int k = 0; k < D; ++k) q[static_cast<std::size_t>(1 + k)] = velocity[k];
       q[D + 1] = region.p;
+      for (int n = 0; n < npassive; ++n) s[static_cast<std::size_t>(n)] = region.scalar(n);
     } else if (region.type == "point") {
       const double weight = point_region_weight<D>(region, cell_centre, dx);
       q[0] += region.d * weight / volume;
       for (int k = 0; k < D; ++k) q[static_cast<std::size_t>(1 + k)] += velocity[k] * weight;
       q[D + 1] += region.p * weight / volume;
+      for (int n = 0; n < npassive; ++n) s[static_cast<std::size_t>(n)] = region.scalar(n);
     } else {
       KOSMO_FAIL("region_initial_state: unknown region_type '" << region.type
                                                                << "' (kosmo knows 'square' and 'point')");
@@ -101,7 +120,7 @@ void region_initial_state(const std::vector<InitRegion>& regions, double gamma, 
     kinetic += 0.5 * rho * vk * vk;
   }
   u_conservative[D + 1] = kinetic + q[D + 1] / (gamma - 1.0);
-  for (int s = 0; s < npassive; ++s) u_conservative[D + 2 + s] = 0.0;
+  for (int n = 0; n < npassive; ++n) u_conservative[D + 2 + n] = rho * s[static_cast<std::size_t>(n)];
 }
 
 template bool inside_square_region<1>(const InitRegion&, const std::array<double, 1>&);

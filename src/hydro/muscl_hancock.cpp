@@ -304,9 +304,28 @@ struct MusclKernel {
     }
   }
 
+  // RAMSES' pressure-fix face terms (cmpflxm's tmp): the mean normal velocity of the two face
+  // states, and the internal energy e = p / (gamma - 1) carried with the mass flux like a passive
+  // scalar of specific value p / (rho (gamma - 1)) (the solvers' floored rho and p), both times
+  // dt/dx, stored after the nvar conservative fluxes of each face.
+  static void pressure_fix_face_terms(const GasConstants& g, double dtdx, const double* in, const double* out,
+                                      const MusclScratch<D>& scratch, int nvar, double* flux) {
+    auto specific_internal_energy = [&g](double rho, double p) {
+      const double r = std::max(rho, g.smallr);
+      return std::max(p, r * g.smallp) * g.inv_gamma_minus_one / r;
+    };
+    for (int face = 0; face < NF; ++face) {
+      double* o = flux + scratch.face_slot_[static_cast<std::size_t>(face)] * (nvar + 2);
+      const double el = specific_internal_energy(in[face], in[2 * NF + face]);
+      const double er = specific_internal_energy(in[4 * NF + face], in[6 * NF + face]);
+      o[nvar] = 0.5 * (in[NF + face] + in[5 * NF + face]) * dtdx;
+      o[nvar + 1] = (out[3 * NF + face] * el + out[4 * NF + face] * er) * dtdx;
+    }
+  }
+
   template <SlopeType S, class Solver>
   static void fluxes(const Solver& solver, const GasConstants& g, double dtdx, const double* u, const double* gravity,
-                     double half_dt, MusclScratch<D>& scratch, double* flux) {
+                     double half_dt, bool pressure_fix, MusclScratch<D>& scratch, double* flux) {
     const int nvar = scratch.nvar_;
     const int npassive = nvar - NH;
     double* q = scratch.q_.data();
@@ -376,9 +395,11 @@ struct MusclKernel {
 
     // Back to conservative order, times dt/dx. Carried quantities (transverse momenta, passive
     // scalars) are weight_left a_L + weight_right a_R.
+    const int width = nvar + (pressure_fix ? 2 : 0);
+    if (pressure_fix) pressure_fix_face_terms(g, dtdx, &in[0][0][0], &out[0][0], scratch, nvar, flux);
     for (int d = 0; d < D; ++d) {
       for (int face = d * F; face < (d + 1) * F; ++face) {
-        double* o = flux + scratch.face_slot_[static_cast<std::size_t>(face)] * nvar;
+        double* o = flux + scratch.face_slot_[static_cast<std::size_t>(face)] * width;
         o[0] = out[0][face] * dtdx;
         o[1 + d] = out[1][face] * dtdx;
         o[P] = out[2][face] * dtdx;
@@ -390,7 +411,7 @@ struct MusclKernel {
           const int length = d == 0 ? 3 : 2;
           for (int k = 0; k < length; ++k) {
             const int face = run.face + k, a = run.left_lane + k, b = run.right_lane + k;
-            double* o = flux + scratch.face_slot_[static_cast<std::size_t>(face)] * nvar;
+            double* o = flux + scratch.face_slot_[static_cast<std::size_t>(face)] * width;
             const double wl = out[3][face] * dtdx, wr = out[4][face] * dtdx;
             for (int n = NH; n < nvar; ++n) {
               const double sl = centre[n * L + a], sr = centre[n * L + b];
@@ -412,13 +433,13 @@ struct MusclKernel {
                              double* flux) {
     switch (s.slope_type) {
       case SlopeType::first_order:
-        return fluxes<SlopeType::first_order>(solver, g, dtdx, u, gravity, half_dt, scratch, flux);
+        return fluxes<SlopeType::first_order>(solver, g, dtdx, u, gravity, half_dt, s.pressure_fix, scratch, flux);
       case SlopeType::minmod:
-        return fluxes<SlopeType::minmod>(solver, g, dtdx, u, gravity, half_dt, scratch, flux);
+        return fluxes<SlopeType::minmod>(solver, g, dtdx, u, gravity, half_dt, s.pressure_fix, scratch, flux);
       case SlopeType::moncen:
-        return fluxes<SlopeType::moncen>(solver, g, dtdx, u, gravity, half_dt, scratch, flux);
+        return fluxes<SlopeType::moncen>(solver, g, dtdx, u, gravity, half_dt, s.pressure_fix, scratch, flux);
       case SlopeType::positivity:
-        return fluxes<SlopeType::positivity>(solver, g, dtdx, u, gravity, half_dt, scratch, flux);
+        return fluxes<SlopeType::positivity>(solver, g, dtdx, u, gravity, half_dt, s.pressure_fix, scratch, flux);
     }
     KOSMO_FAIL("hydro: unsupported slope_type " << static_cast<int>(s.slope_type));
   }

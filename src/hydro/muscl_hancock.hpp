@@ -13,6 +13,9 @@
 // F * dt / dx in conservative order through face f along axis d (f = 0: local 0|1, 1: 1|2, 2: 2|3) at
 // transverse position t, whose bit k is (c_e - 1) for the k-th axis e != d in increasing order. A cell
 // at local c (all c_d in {1, 2}) updates as u -= sum_d (F[d][f = c_d][t] - F[d][f = c_d - 1][t]).
+// With the pressure fix (SchemeSettings::pressure_fix) each face holds flux_width = nvar + 2 values:
+// the nvar fluxes, then the mean normal velocity of the face states and the internal-energy flux,
+// both times dt/dx (RAMSES cmpflxm's tmp array); `nvar` above then reads flux_width.
 //
 // Work done per call (only what the 2^D cells need): primitive variables on the cells the slopes
 // read, slopes and the Hancock predictor on the 2^D cells plus the 2 x 2^(D-1) cells beyond each
@@ -42,7 +45,7 @@ struct OctBlock {
   static constexpr int cells = D == 1 ? 6 : (D == 2 ? 36 : 216);
   static constexpr int transverse = 1 << (D - 1);  // faces per face-plane of the oct
   static constexpr int faces = 3 * transverse;     // faces per dimension
-  static constexpr int flux_slots = D * faces;     // flux holds flux_slots * nvar doubles
+  static constexpr int flux_slots = D * faces;     // flux holds flux_slots * flux_width doubles
 
   static constexpr int stride(int d) { return d == 0 ? 1 : (d == 1 ? width : width * width); }
   // Local coordinates in -1..4 -> block index.

@@ -236,6 +236,32 @@ TEST(InitialRegions, PointAddsVelocityWithItsWeight) {
   EXPECT_EQ(u[2], 0.0);
 }
 
+// var_region(i, n) from a namelist (Fortran order, region fastest), and its use: a 'square' region
+// sets the concentration inside it, rho s is stored; a 'point' region sets it in every cell, inside
+// its cloud or not, as RAMSES region_condinit does.
+TEST(InitialRegions, VarRegionSetsPassiveScalars) {
+  const core::ParameterSet params = core::ParameterSet::from_text(
+      "&RUN_PARAMS\nhydro=.true.\n/\n&INIT_PARAMS\nnregion=2\nregion_type(1)='square'\nregion_type(2)='square'\nx_center=0.25,0.75\n"
+      "length_x=0.5,0.5\nd_region=1.0,0.125\np_region=1.0,0.1\nvar_region=0.0,1.0\nvar_region(2,2)=0.5\n/\n",
+      "scalars.nml");
+  const std::vector<InitRegion> regions = init_regions(params);
+  EXPECT_EQ(regions[1].scalar(0), 1.0);
+  EXPECT_EQ(regions[1].scalar(1), 0.5);  // var_region(2, 2)
+  EXPECT_EQ(regions[0].scalar(1), 0.0);
+  EXPECT_EQ(passive_scalar_count(params), 2);
+  std::array<double, 5> u{};
+  region_initial_state<1>(regions, kGamma, kSmallr, kSmallc, 2, {0.8}, 0.1, u.data());
+  EXPECT_EQ(u[3], 0.125 * 1.0);
+  EXPECT_EQ(u[4], 0.125 * 0.5);
+  region_initial_state<1>(regions, kGamma, kSmallr, kSmallc, 2, {0.2}, 0.1, u.data());
+  EXPECT_EQ(u[3], 0.0);
+
+  InitRegion far = point(0.9, 0, 0, 0.0, 0.0);
+  far.scalars = {0.25};
+  region_initial_state<1>({square(0.5, 0, 0, 10.0, 10.0, 2.0, 1.0), far}, kGamma, kSmallr, kSmallc, 1, {0.1}, 0.1, u.data());
+  EXPECT_EQ(u[3], 2.0 * 0.25);  // outside the point's cloud, yet set
+}
+
 TEST(InitialRegions, UnknownRegionTypeIsAnError) {
   InitRegion r;
   r.type = "circle";

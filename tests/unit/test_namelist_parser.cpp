@@ -203,16 +203,68 @@ TEST(NamelistSyntax, IndexedAssignment) {
       parse("&INIT_PARAMS region_type(2)='point' /\n&REFINE_PARAMS x_refine( 3 ) = 0.5,0.6 /");
   const RawAssignment& s = parsed.blocks.at(0).assignments.at(0);
   EXPECT_EQ(s.key, "region_type");
-  EXPECT_EQ(s.index, 2);
+  ASSERT_EQ(s.subscripts.size(), 1u);
+  EXPECT_EQ(s.subscripts[0].lower, 2);
+  EXPECT_FALSE(s.subscripts[0].is_section);
   EXPECT_EQ(s.values.at(0).string_value, "point");
   const RawAssignment& r = parsed.blocks.at(1).assignments.at(0);
-  EXPECT_EQ(r.index, 3);
+  ASSERT_EQ(r.subscripts.size(), 1u);
+  EXPECT_EQ(r.subscripts[0].lower, 3);
   ASSERT_EQ(r.values.size(), 2u);
   EXPECT_EQ(r.values[1].text, "0.6");
 }
 
 TEST(NamelistSyntax, UnindexedAssignmentHasNoIndex) {
-  EXPECT_FALSE(only_assignment(parse("&AMR_PARAMS levelmax=3 /")).index.has_value());
+  EXPECT_TRUE(only_assignment(parse("&AMR_PARAMS levelmax=3 /")).subscripts.empty());
+}
+
+TEST(NamelistSyntax, MultipleSubscripts) {
+  const RawAssignment a = only_assignment(parse("&SF_PARAMS group_csn( 2 , 1 )=0.5, 0.25 /"));
+  EXPECT_EQ(a.key, "group_csn");
+  ASSERT_EQ(a.subscripts.size(), 2u);
+  EXPECT_EQ(a.subscripts[0].lower, 2);
+  EXPECT_EQ(a.subscripts[1].lower, 1);
+  EXPECT_FALSE(a.subscripts[1].is_section);
+  ASSERT_EQ(a.values.size(), 2u);
+  EXPECT_EQ(a.values[1].text, "0.25");
+}
+
+TEST(NamelistSyntax, SectionsWithOmittedBoundsAndStride) {
+  const ParsedNamelist parsed = parse("&OUTPUT_PARAMS\ntout(2:4)=1,2,3\naout(:3)=0.1\nx(1:9:2, :)=1\ny(3:)=2 /");
+  const std::vector<RawAssignment>& a = parsed.blocks.at(0).assignments;
+  ASSERT_EQ(a.size(), 4u);
+  ASSERT_EQ(a[0].subscripts.size(), 1u);
+  EXPECT_TRUE(a[0].subscripts[0].is_section);
+  EXPECT_EQ(a[0].subscripts[0].lower, 2);
+  EXPECT_EQ(a[0].subscripts[0].upper, 4);
+  EXPECT_EQ(a[0].subscripts[0].stride, 1);
+  EXPECT_EQ(a[0].values.size(), 3u);
+  EXPECT_FALSE(a[1].subscripts[0].lower.has_value());
+  EXPECT_EQ(a[1].subscripts[0].upper, 3);
+  ASSERT_EQ(a[2].subscripts.size(), 2u);
+  EXPECT_EQ(a[2].subscripts[0].stride, 2);
+  EXPECT_EQ(a[2].subscripts[0].upper, 9);
+  EXPECT_TRUE(a[2].subscripts[1].is_section);
+  EXPECT_FALSE(a[2].subscripts[1].lower.has_value());
+  EXPECT_FALSE(a[2].subscripts[1].upper.has_value());
+  EXPECT_EQ(a[3].subscripts[0].lower, 3);
+  EXPECT_FALSE(a[3].subscripts[0].upper.has_value());
+}
+
+TEST(NamelistSyntax, CommentsExponentsAndProseBeforeTheFirstBlock) {
+  const ParsedNamelist parsed = parse(
+      "This namelist sets up a barotropic collapse.\n"
+      "It can be run with: mpirun -np 4 ramses3d barotrop.nml\n\n"
+      "&HYDRO_PARAMS ! the gas\n"
+      "gamma=1.4d0 ! adiabatic index\n"
+      "courant_factor=8D-1\n"
+      "&end\n");
+  ASSERT_EQ(parsed.blocks.size(), 1u);
+  const std::vector<RawAssignment>& a = parsed.blocks[0].assignments;
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[0].values.at(0).kind, TokenKind::Real);
+  EXPECT_EQ(a[1].values.at(0).text, "8D-1");
+  EXPECT_EQ(parsed.blocks[0].line, 4);
 }
 
 TEST(NamelistSyntax, NullValuesBetweenCommas) {
@@ -331,9 +383,27 @@ TEST(NamelistSyntaxError, SameBlockTwiceNamesBothLines) {
   expect_contains(message, {"test.nml:3:", "&AMR_PARAMS", "twice", "lines 1 and 3"});
 }
 
-TEST(NamelistSyntaxError, ArraySectionIsNotSupported) {
-  expect_contains(parse_error("&OUTPUT_PARAMS\n tout(2:4)=1,2,3 /"),
-                  {"test.nml:2:", "&OUTPUT_PARAMS", "'tout(...)'", "not supported"});
+TEST(NamelistSyntaxError, SectionWithZeroStrideOrNoBounds) {
+  expect_contains(parse_error("&OUTPUT_PARAMS\n tout(2:4:0)=1,2,3 /"),
+                  {"test.nml:2:", "&OUTPUT_PARAMS", "zero stride", "'tout('"});
+  expect_contains(parse_error("&OUTPUT_PARAMS\n tout(2,)=1 /"), {"test.nml:2:", "'tout(", "subscript"});
+}
+
+TEST(NamelistSyntaxError, EveryErrorIsReportedAndReadingResumes) {
+  ParsedNamelist parsed = parse_namelist_keeping_errors(
+      "&AMR_PARAMS\n levelmin 3\n levelmax=7\n/\n&OUTPUT_PARAMS\n tout(x)=1,\n   2, 3\n noutput=3\n"
+      "&RUN_PARAMS hydro=.true. /\n",
+      "test.nml");
+  ASSERT_EQ(parsed.errors.size(), 3u);
+  expect_contains(parsed.errors[0], {"test.nml:2:", "&AMR_PARAMS", "missing '='", "'levelmin'"});
+  expect_contains(parsed.errors[1], {"test.nml:6:", "&OUTPUT_PARAMS", "'tout(", "subscript"});
+  expect_contains(parsed.errors[2], {"test.nml:5:", "&OUTPUT_PARAMS", "not closed", "'&RUN_PARAMS'"});
+  // What could be read is kept, so the schema checks it in the same pass.
+  ASSERT_EQ(parsed.blocks.size(), 3u);
+  EXPECT_EQ(parsed.blocks[0].assignments.at(0).key, "levelmax");
+  ASSERT_EQ(parsed.blocks[1].assignments.size(), 1u);
+  EXPECT_EQ(parsed.blocks[1].assignments[0].key, "noutput");
+  EXPECT_EQ(parsed.blocks[2].name, "RUN_PARAMS");
 }
 
 TEST(NamelistSyntaxError, MalformedSubscript) {

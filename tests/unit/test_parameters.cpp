@@ -208,6 +208,18 @@ TEST(Parameters, IndexedAssignmentStartsAListAtThatElement) {
   EXPECT_TRUE(p.from_file("REFINE_PARAMS", "x_refine"));
 }
 
+TEST(Parameters, SectionAssignmentSetsOnlyItsElements) {
+  const ParameterSet p = load("&REFINE_PARAMS x_refine(2:4)=1,2,3 r_refine(1:5:2)=0.1,0.2,0.3 y_refine(2:3)=9 /");
+  const std::vector<double> x = p.get_real_array("REFINE_PARAMS", "x_refine");
+  EXPECT_EQ((std::vector<double>(x.begin(), x.begin() + 5)), (std::vector<double>{0, 1, 2, 3, 0}));
+  const std::vector<double> r = p.get_real_array("REFINE_PARAMS", "r_refine");
+  EXPECT_EQ((std::vector<double>(r.begin(), r.begin() + 6)), (std::vector<double>{0.1, -1, 0.2, -1, 0.3, -1}));
+  const std::vector<double> y = p.get_real_array("REFINE_PARAMS", "y_refine");
+  EXPECT_EQ((std::vector<double>(y.begin(), y.begin() + 4)), (std::vector<double>{0, 9, 0, 0}));
+  expect_contains(load_error("&REFINE_PARAMS\nx_refine(2:3)=1,2,3 /"),
+                  {"params.nml:2:", "&REFINE_PARAMS", "too many values for 'x_refine(2:3)'", "section of 2"});
+}
+
 TEST(Parameters, IndexedAssignmentOfTheLastElement) {
   EXPECT_EQ(load("&OUTPUT_PARAMS tout(1000)=7 /").get_real_array("OUTPUT_PARAMS", "tout")[999], 7.0);
 }
@@ -442,7 +454,7 @@ TEST(ParameterErrors, KeyThatBelongsToAnotherBlock) {
 
 TEST(ParameterErrors, KeyThatBelongsToAnUnimplementedBlock) {
   expect_contains(load_error("&RUN_PARAMS\n cooling=.true. /"),
-                  {"params.nml:2:", "&RUN_PARAMS", "'cooling' belongs to &PHYSICS_PARAMS", "not implement"});
+                  {"params.nml:2:", "&RUN_PARAMS", "'cooling' belongs to &COOLING_PARAMS", "not implement"});
   expect_contains(load_error("&RUN_PARAMS\n gamma=1.4 /"),
                   {"params.nml:2:", "&RUN_PARAMS", "'gamma' belongs to &HYDRO_PARAMS"});
 }
@@ -453,19 +465,22 @@ TEST(ParameterErrors, UnimplementedRamsesKey) {
                    "'sink' is a RAMSES parameter of &RUN_PARAMS that kosmo does not implement yet"});
   expect_contains(load_error("&POISSON_PARAMS\n cg_levelmin=7\n/"),
                   {"params.nml:2:", "&POISSON_PARAMS", "'cg_levelmin'", "not implement yet"});
-  expect_contains(load_error("&HYDRO_PARAMS\n  pressure_fix=.true.\n/"),
+  expect_contains(load_error("&HYDRO_PARAMS\n  difmag=0.1\n/"),
                   {"params.nml:2:", "&HYDRO_PARAMS",
-                   "'pressure_fix' is a RAMSES parameter of &HYDRO_PARAMS that kosmo does not implement yet"});
+                   "'difmag' is a RAMSES parameter of &HYDRO_PARAMS that kosmo does not implement yet"});
   expect_contains(load_error("&INIT_PARAMS multiple=.true. /"), {"params.nml:1:", "'multiple'", "not implement yet"});
   expect_contains(load_error("&AMR_PARAMS nsinkmax=100 /"), {"params.nml:1:", "'nsinkmax'", "not implement yet"});
 }
 
 TEST(ParameterErrors, UnimplementedRamsesBlock) {
-  expect_contains(load_error("&PHYSICS_PARAMS\n  cooling=.true.\n/"),
+  expect_contains(load_error("&PHYSICS_PARAMS\n  n_star=0.1\n/"),
                   {"params.nml:2:", "&PHYSICS_PARAMS",
-                   "'cooling' is a RAMSES parameter of &PHYSICS_PARAMS that kosmo does not implement yet"});
-  expect_contains(load_error("\n&COOLING_PARAMS\n/"),
-                  {"params.nml:2:", "&COOLING_PARAMS", "RAMSES block that kosmo does not implement yet"});
+                   "'n_star' is a RAMSES parameter of &PHYSICS_PARAMS that kosmo does not implement yet"});
+  expect_contains(load_error("\n&FEEDBACK_PARAMS\n/"),
+                  {"params.nml:2:", "&FEEDBACK_PARAMS", "RAMSES block that kosmo does not implement yet"});
+  // &COOLING_PARAMS holds the barotropic EOS; its cooling keys are recognised, not implemented.
+  expect_contains(load_error("&COOLING_PARAMS\n  cooling=.true.\n/"),
+                  {"params.nml:2:", "&COOLING_PARAMS", "'cooling' is a RAMSES parameter of &COOLING_PARAMS that kosmo does not implement yet"});
   expect_contains(load_error("&SF_PARAMS\n m_star=1 /"), {"params.nml:2:", "&SF_PARAMS", "'m_star'", "not implement"});
 }
 
