@@ -146,7 +146,9 @@ std::string patch_directory(const core::ParameterSet& params) {
   // with its patch); the command line's --patch is made absolute from the working directory when read.
   if (directory.is_relative() && params.from_file("RUN_PARAMS", "patch") && fs::exists(params.source()))
     directory = fs::path(params.source()).parent_path() / directory;
-  return fs::absolute(directory).lexically_normal().string();
+  std::string resolved = fs::absolute(directory).lexically_normal().string();
+  if (resolved.size() > 1 && resolved.back() == '/') resolved.pop_back();  // "dir/." normalises to "dir/"
+  return resolved;
 }
 
 std::unique_ptr<PatchLibrary> load_patch(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
