@@ -32,8 +32,9 @@ struct kosmo_patch_context {
   const void* run;  // kosmo's, for the look-ups below; do not use otherwise
   // Namelist look-ups: the value of BLOCK's KEY (element `index`, 1-based as in Fortran, of an
   // array; 1 for a scalar) as the run resolved it (file, command line, default). Each returns 1 and
-  // sets *value when the key is known to kosmo, 0 otherwise (value unchanged): a patch can read
-  // the keys of blocks kosmo does not implement yet only through its own defaults.
+  // sets *value when kosmo knows the key with that type (get_real for a real key, ...), 0 otherwise
+  // (value unchanged): a patch reads the keys of blocks kosmo does not implement yet through its
+  // own defaults.
   int (*get_real)(const struct kosmo_patch_context* context, const char* block, const char* key, int index, double* value);
   int (*get_int)(const struct kosmo_patch_context* context, const char* block, const char* key, int index, long long* value);
   int (*get_bool)(const struct kosmo_patch_context* context, const char* block, const char* key, int index, int* value);

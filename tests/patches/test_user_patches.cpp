@@ -160,7 +160,7 @@ TEST(AnaDiskPotential, StaysInHydrostaticEquilibriumAndIsBuiltOnce) {
   for (const fs::path& directory : {cache, first, second, two_ranks}) fs::remove_all(directory);
 }
 
-TEST(UserPatch, CompileErrorStopsWithFileAndLineAndWritesNothing) {
+TEST(UserPatch, CompileErrorStopsWithFileAndLineWritesNothingAndTheFixIsBuilt) {
   const fs::path cache = fresh_directory("broken_cache");
   const fs::path patch = fresh_directory("broken_patch");
   std::ofstream(patch / "broken.cpp") << "#include \"kosmo/patch.hpp\"\n"
@@ -177,7 +177,14 @@ TEST(UserPatch, CompileErrorStopsWithFileAndLineAndWritesNothing) {
   for (const auto& entry : fs::directory_iterator(run)) written.push_back(entry.path().filename().string());
   EXPECT_EQ(written, std::vector<std::string>{"run.log"});
   EXPECT_TRUE(libraries_in(cache).empty());
-  for (const fs::path& directory : {cache, patch, run}) fs::remove_all(directory);
+
+  // Corrected (the example's condinit in its place): the changed directory is built and runs.
+  std::ofstream(patch / "broken.cpp") << read_text(example_directory / "condinit.cpp");
+  const fs::path corrected = fresh_directory("corrected_run");
+  EXPECT_EQ(run_kosmo(corrected, cache, example_directory / "ana-disk-potential.nml", patch), 0) << read_text(corrected / "run.log");
+  EXPECT_NE(read_text(corrected / "run.log").find(": built ("), std::string::npos) << read_text(corrected / "run.log");
+  EXPECT_EQ(libraries_in(cache).size(), 1u);
+  for (const fs::path& directory : {cache, patch, run, corrected}) fs::remove_all(directory);
 }
 
 // Four particles of a patch on circular orbits of radius 0.2 about a softened point mass (GM = 1,
@@ -276,6 +283,7 @@ TEST(UserPatch, ParticlesOrbitThePointMassAndGravanaReplacesTheField) {
   ASSERT_EQ(run_kosmo(patched, cache, namelist, own_field), 0) << read_text(patched / "run.log");
   EXPECT_NE(read_text(patched / "run.log").find("hooks: gravana, particles"), std::string::npos);
   EXPECT_EQ(final_particle_positions(patched), positions);
+  EXPECT_EQ(libraries_in(cache).size(), 2u) << "another directory, another library";
 
   // Two ranks: the particles start in different domains and end where one rank puts them.
   const fs::path two_ranks = fresh_directory("orbit_two_ranks");
