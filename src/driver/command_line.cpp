@@ -6,6 +6,7 @@ namespace kosmo::driver {
 
 std::string usage() {
   return "usage: kosmo run [NAMELIST] [--ndim D]   run a RAMSES namelist (no NAMELIST: the built-in demo)\n"
+         "           [--patch DIR]                  with the C++ patch in DIR (docs/patches.md)\n"
          "       kosmo bench hydro [--steps N]      hydro benchmarks, one JSON object per case\n"
          "       kosmo bench gravity                base-level FFT (gathered, slabs) and multigrid solves, 64^3-256^3, JSON lines\n"
          "       kosmo bench io                     snapshot write and read throughput, 32^3-128^3, JSON lines\n"
@@ -43,6 +44,9 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
       }
       KOSMO_REQUIRE(value == "1" || value == "2" || value == "3", "--ndim must be 1, 2 or 3, not '" << value << "'");
       line.ndim = value[0] - '0';
+    } else if (a == "--patch") {
+      KOSMO_REQUIRE(i + 1 < arguments.size() && !arguments[i + 1].empty(), "--patch needs a directory");
+      line.patch = arguments[++i];
     } else if (a == "--steps") {
       KOSMO_REQUIRE(i + 1 < arguments.size(), "--steps needs a value");
       line.steps = std::stoi(arguments[++i]);

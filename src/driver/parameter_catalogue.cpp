@@ -10,6 +10,7 @@
 #include "core/mesh_parameters.hpp"
 #include "core/schema_builder.hpp"
 #include "cosmology/cosmology_parameters.hpp"
+#include "driver/patch_parameters.hpp"
 #include "driver/run_parameters.hpp"
 #include "driver/unimplemented_parameters.hpp"
 #include "gravity/gravity_parameters.hpp"
@@ -29,6 +30,7 @@ void declare_parameter_catalogue(SchemaBuilder& schema) {
   // the physics.
   schema.declare_module("core", &declare_mesh_parameters);
   schema.declare_module("driver", &driver::declare_run_parameters);
+  schema.declare_module("driver", &driver::declare_patch_parameters);
   schema.declare_module("io", &io::declare_parameters);
   schema.declare_module("hydro", &hydro::declare_parameters);
   schema.declare_module("gravity", &gravity::declare_parameters);

@@ -1,9 +1,11 @@
 #include "driver/run.hpp"
 
+#include <filesystem>
 #include <ostream>
 
 #include "core/error.hpp"
 #include "driver/builtin_namelists.hpp"
+#include "driver/patch_library.hpp"
 #include "driver/simulation_run.hpp"
 #include "driver/refined_sphere.hpp"
 
@@ -23,6 +25,12 @@ core::ParameterSet load_run_parameters(const CommandLine& line) {
                   "--ndim " << line.ndim << " contradicts ndim=" << in_file << " in &RUN_PARAMS of " << params.source());
     params.set_from_text("RUN_PARAMS", "ndim=" + std::to_string(line.ndim));
   }
+  if (!line.patch.empty()) {
+    // The command line wins over &RUN_PARAMS patch; a relative directory is the working directory's.
+    const std::string directory = std::filesystem::absolute(line.patch).lexically_normal().string();
+    KOSMO_REQUIRE(directory.find('\'') == std::string::npos, "--patch: a directory name with a quote (') is not supported");
+    params.set_from_text("RUN_PARAMS", "patch='" + directory + "'");
+  }
   return params;
 }
 
@@ -36,11 +44,14 @@ void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
   // tests/tracer/sedov run so).
   KOSMO_REQUIRE(!params.get_bool("RUN_PARAMS", "cosmo") || pic,
                 params.source() << ": &RUN_PARAMS: cosmo=.true. needs pic=.true. and poisson=.true. (dark matter and gravity)");
+  // The patch is built before any work, so that a compile error stops the run with nothing written.
+  const std::unique_ptr<PatchLibrary> patch = load_patch(params, comm, log);  // collective
+  KOSMO_REQUIRE(!patch || hydro || pic, params.source() << ": &RUN_PARAMS: a patch needs hydro=.true. or pic=.true. to act on");
   if (hydro || pic) {
     switch (ndim) {
-      case 1: run_simulation<1>(params, comm, log); return;
-      case 2: run_simulation<2>(params, comm, log); return;
-      case 3: run_simulation<3>(params, comm, log); return;
+      case 1: run_simulation<1>(params, comm, log, patch.get()); return;
+      case 2: run_simulation<2>(params, comm, log, patch.get()); return;
+      case 3: run_simulation<3>(params, comm, log, patch.get()); return;
     }
   }
   if (problem == "refined_sphere") {

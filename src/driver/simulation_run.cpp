@@ -33,10 +33,11 @@ double relative_change(double now, double initial) {
 // The run's start: a restart from output nrestart (kosmo's HDF5 snapshot, bit for bit, or RAMSES'
 // binary files after &OUTPUT_PARAMS informat) or the initial conditions. Collective.
 template <int D>
-void start_run(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm comm, int rank, std::ostream& log) {
+void start_run(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm comm, int rank, std::ostream& log,
+               const PatchLibrary* patch) {
   const auto nrestart = static_cast<int>(params.get_int("RUN_PARAMS", "nrestart"));
   // Every rank reads the same initial conditions: a bad file stops all ranks with one message.
-  parallel::run_collectively(comm, [&] { prepare_start(sim, params, nrestart > 0); });
+  parallel::run_collectively(comm, [&] { prepare_start(sim, params, nrestart > 0, patch); });
   if (nrestart > 0) {
     const bool ramses = params.get_string("OUTPUT_PARAMS", "informat") == "ramses";
     const int npassive = hydro::passive_scalar_count(params);
@@ -145,13 +146,13 @@ void log_step(Simulation<D>& sim, MPI_Comm comm, int rank, double dt, const std:
 }  // namespace
 
 template <int D>
-void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
+void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log, const PatchLibrary* patch) {
   using Clock = std::chrono::steady_clock;
   const auto run_start = Clock::now();
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   Simulation<D> sim(params, comm);
-  start_run(sim, params, comm, rank, log);
+  start_run(sim, params, comm, rank, log, patch);
   auto [schedule, tend] = run_schedule(params, sim.cosmology(), sim.time());
   const long long nstepmax = params.get_int("RUN_PARAMS", "nstepmax");
   if (rank == 0 && !sim.cosmology() && !(tend > 0.0))
@@ -208,8 +209,8 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   report_run_summary({sim.step(), total, &sim.timers(), mesh_exchange_kinds(sim.mesh())}, comm, log);  // collective
 }
 
-template void run_simulation<1>(const core::ParameterSet&, MPI_Comm, std::ostream&);
-template void run_simulation<2>(const core::ParameterSet&, MPI_Comm, std::ostream&);
-template void run_simulation<3>(const core::ParameterSet&, MPI_Comm, std::ostream&);
+template void run_simulation<1>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*);
+template void run_simulation<2>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*);
+template void run_simulation<3>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*);
 
 }  // namespace kosmo::driver

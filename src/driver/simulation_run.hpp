@@ -9,7 +9,10 @@
 
 namespace kosmo::driver {
 
+class PatchLibrary;
+
+// `patch`: the run's user patch (driver/patch_library.hpp), or nullptr.
 template <int D>
-void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log);
+void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log, const PatchLibrary* patch = nullptr);
 
 }  // namespace kosmo::driver

@@ -22,9 +22,11 @@ void declare_parameters(core::SchemaBuilder& schema) {
                                          "or an analytic field.");
   schema.add({
       // &POISSON_PARAMS (poisson/poisson_parameters.f90, read_poisson_params.f90)
-      integer_key("POISSON_PARAMS", "gravity_type", 0, between(-2, 2),
+      integer_key("POISSON_PARAMS", "gravity_type", 0, between(-3, 3),
                   "0: self-gravity; 1: constant acceleration gravity_params(1:ndim); 2: point mass, gravity_params = "
-                  "(GM, softening, x, y, z); negative: self-gravity plus the analytic field of -gravity_type"),
+                  "(GM, softening, x, y, z); 3: vertical disc field along the last axis about boxlen/2, gravity_params = "
+                  "(a1 [kpc/Myr^2], a2 [1/Myr^2], z0 [pc]) (docs/gravity.md); negative: self-gravity plus the analytic "
+                  "field of -gravity_type; a patch's gravana replaces the built-in field (docs/patches.md)"),
       real_array_key("POISSON_PARAMS", "gravity_params", 10, 0.0, any_value(), "parameters of the analytic field (gravity_type)"),
       real_key("POISSON_PARAMS", "epsilon", 1e-4, above_up_to(0, 1),
                "multigrid convergence: stop when the residual norm falls below epsilon times the initial one "

@@ -40,7 +40,10 @@ LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, para
   const int type = static_cast<int>(params.get_int("POISSON_PARAMS", "gravity_type"));
   self_gravity_ = type <= 0;
   analytic_type_ = type < 0 ? -type : type;
-  analytic_params_ = params.get_real_array("POISSON_PARAMS", "gravity_params");
+  analytic_params_ = analytic_parameters_in_code_units(analytic_type_, params.get_real_array("POISSON_PARAMS", "gravity_params"),
+                                                       params.get_real("AMR_PARAMS", "boxlen"),
+                                                       params.get_real("UNITS_PARAMS", "units_length"),
+                                                       params.get_real("UNITS_PARAMS", "units_time"));
   use_fftw_ = params.get_bool("RUN_PARAMS", "use_fftw");
   int periodic_axes = 0;
   for (int d = 0; d < D; ++d) periodic_axes += tree.geometry().periodic[static_cast<std::size_t>(d)] ? 1 : 0;
@@ -152,16 +155,23 @@ double LevelGravity<D>::free_fall_time(int level) const {
 template <int D>
 void LevelGravity<D>::add_analytic(int level) {
   if (analytic_type_ == 0) return;
+  const double dx = tree_.cell_size(level);
   for (const auto* octs : {&tree_.octs_at_level(level), &tree_.ghost_octs_at_level(level)})
     for (core::OctIndex o : *octs)
       for (int c = 0; c < Tree::cells_per_oct; ++c) {
         const core::CellIndex cell = Tree::cell_index(o, c);
-        const auto g = gravity::analytic_acceleration<D>(analytic_type_, analytic_params_, tree_.cell_centre(cell));
+        const auto x = tree_.cell_centre(cell);
+        std::array<double, D> g{};
+        if (patch_field_)
+          patch_field_(1, x.data(), dx, g.data());  // one cell: x[d], g[d] (the patch ABI's layout for ncell = 1)
+        else
+          g = gravity::analytic_acceleration<D>(analytic_type_, analytic_params_, x);
         for (int d = 0; d < D; ++d) {
           double& value = tree_.field(acceleration_[static_cast<std::size_t>(d)])[cell];
           value = (self_gravity_ ? value : 0.0) + g[static_cast<std::size_t>(d)];
         }
-        if (!self_gravity_) tree_.field(phi_)[cell] = gravity::analytic_potential<D>(analytic_type_, analytic_params_, tree_.cell_centre(cell));
+        // A patch's field has no potential: phi stays 0 (no potential energy of the external field).
+        if (!self_gravity_) tree_.field(phi_)[cell] = patch_field_ ? 0.0 : gravity::analytic_potential<D>(analytic_type_, analytic_params_, x);
       }
 }
 
@@ -357,7 +367,7 @@ double LevelGravity<D>::potential_energy() const {
   // Self-gravity counts each pair once (1/2); an external field does not.
   const double self_factor = self_gravity_ ? 0.5 : 0.0;
   ExternalPotential external;
-  if (analytic_type_ != 0)
+  if (analytic_type_ != 0 && !patch_field_)
     external = [this](const std::array<double, D>& x) { return analytic_potential<D>(analytic_type_, analytic_params_, x); };
   double energy = 0.0;
   for (const core::PhysicsModule<D>* source : sources_) energy += mesh_.sum(source->local_potential_energy(phi_, self_factor, external));

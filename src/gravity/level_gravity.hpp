@@ -16,6 +16,7 @@
 // cosmological run 4 pi G is RAMSES' 1.5 omega_m aexp at the level's time.
 // gravity_type > 0 replaces self-gravity by RAMSES' analytic fields; < 0 adds them to it.
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,6 +57,13 @@ class LevelGravity final : public core::PhysicsModule<D> {
 
   // The factor of the source, 4 pi G = 4 pi in code units (a cosmological run sets it per solve).
   void set_poisson_factor(double factor) { poisson_factor_ = factor; }
+
+  // A user patch's gravana (docs/patches.md): fills g[d * ncell + i], the acceleration at the
+  // cell centres x[d * ncell + i] of size dx, instead of the built-in field of gravity_type (the
+  // field is used only when gravity_type != 0, added to self-gravity when it is negative).
+  using AnalyticField = std::function<void(int ncell, const double* x, double dx, double* g)>;
+  void set_analytic_field(AnalyticField field) { patch_field_ = std::move(field); }
+  bool has_analytic_field() const { return analytic_type_ != 0; }
 
   int potential_field() const { return phi_; }
   const std::array<int, D>& acceleration_fields() const { return acceleration_; }
@@ -102,7 +110,8 @@ class LevelGravity final : public core::PhysicsModule<D> {
   int levelmin_;
   bool self_gravity_ = true;
   int analytic_type_ = 0;
-  std::vector<double> analytic_params_;
+  std::vector<double> analytic_params_;  // in code units (analytic_parameters_in_code_units)
+  AnalyticField patch_field_;
   bool use_fftw_ = true;
   bool isolated_ = false;
   gravity::BaseLevelFftSettings fft_settings_;

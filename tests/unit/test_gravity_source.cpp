@@ -434,6 +434,45 @@ TEST(AnalyticGravity, ConstantVector) {
   EXPECT_NEAR(-(analytic_potential<3>(1, params, xp) - analytic_potential<3>(1, params, x)) / 0.1, 2.0, 1e-12);
 }
 
+// RAMSES' standard disc (gravity_params = 1.42e-3 kpc/Myr^2, 5.49e-4 /Myr^2, 180 pc) in the units of
+// its ana-disk-potential test (1 pc, 2.5395079e15 s): a1 = 9195.52, a2 = 3.55520, z0 = 179.9987 in
+// code units, worked out by hand from RAMSES' constants (kpc = 3.0856776e21 cm, Myr = 3.15576e13 s).
+TEST(AnalyticGravity, VerticalDiscFieldInCodeUnits) {
+  const std::vector<double> namelist{1.42e-3, 5.49e-4, 0.18e3, 0, 0, 0, 0, 0, 0, 0};
+  const std::vector<double> code = analytic_parameters_in_code_units(3, namelist, 1000.0, 3.0857e18, 2.5395079e15);
+  ASSERT_EQ(code.size(), 4u);
+  EXPECT_NEAR(code[0], 9195.522129987, 1e-6);
+  EXPECT_NEAR(code[1], 3.5551959838, 1e-9);
+  EXPECT_NEAR(code[2], 179.99869332728, 1e-9);
+  EXPECT_EQ(code[3], 500.0);  // the mid-plane, boxlen / 2
+  // Types 1 and 2 are in code units already.
+  EXPECT_EQ(analytic_parameters_in_code_units(2, namelist, 1000.0, 3.0857e18, 2.5395079e15), namelist);
+
+  // 2-D: the field is along y only, g_y = -a1 z / sqrt(z^2 + z0^2) - a2 z at z = y - 500.
+  const std::array<double, 2> above{123.0, 650.0};
+  const auto g = analytic_acceleration<2>(3, code, above);
+  EXPECT_EQ(g[0], 0.0);
+  EXPECT_NEAR(g[1], -9195.522129987 * 150.0 / std::sqrt(150.0 * 150.0 + 179.99869332728 * 179.99869332728) - 3.5551959838 * 150.0, 1e-6);
+  EXPECT_NEAR(g[1], -6420.13443, 1e-4);
+  // Antisymmetric about the mid-plane, zero on it.
+  EXPECT_EQ(analytic_acceleration<2>(3, code, std::array<double, 2>{7.0, 350.0})[1], -g[1]);
+  EXPECT_EQ(analytic_acceleration<2>(3, code, std::array<double, 2>{7.0, 500.0})[1], 0.0);
+  // 3-D along z, 1-D along x; -grad phi = g, phi(mid-plane) = 0.
+  const std::array<double, 3> x3{0.0, 999.0, 420.0};
+  const auto g3 = analytic_acceleration<3>(3, code, x3);
+  EXPECT_EQ(g3[0], 0.0);
+  EXPECT_EQ(g3[1], 0.0);
+  EXPECT_EQ(g3[2], analytic_acceleration<1>(3, code, std::array<double, 1>{420.0})[0]);
+  EXPECT_GT(g3[2], 0.0);  // below the mid-plane: upwards
+  const double h = 1e-3;
+  const double gradient = (analytic_potential<3>(3, code, {0.0, 999.0, 420.0 + h}) - analytic_potential<3>(3, code, {0.0, 999.0, 420.0 - h})) / (2 * h);
+  EXPECT_NEAR(g3[2], -gradient, 1e-6 * std::abs(g3[2]));
+  EXPECT_EQ(analytic_potential<3>(3, code, {1.0, 2.0, 500.0}), 0.0);
+  EXPECT_GT(analytic_potential<3>(3, code, x3), 0.0);
+  // Too few parameters for type 3.
+  EXPECT_THROW(analytic_acceleration<2>(3, std::vector<double>{1.0, 2.0, 3.0}, above), kosmo::Error);
+}
+
 TEST(AnalyticGravity, RejectsInvalidInput) {
   const std::vector<double> params{1.0, 0.0, 0.5, 0.5, 0.5};
   const std::array<double, 3> x{0.1, 0.2, 0.3};
