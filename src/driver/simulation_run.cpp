@@ -15,6 +15,7 @@
 #include "driver/run_summary.hpp"
 #include "driver/mesh_update_report.hpp"
 #include "hydro/hydro_restart_conversion.hpp"
+#include "io/namelist_copy.hpp"
 #include "io/ramses_reader.hpp"
 #include "io/snapshot_reader.hpp"
 #include "io/snapshot_writer.hpp"
@@ -100,6 +101,11 @@ void write_output(const Simulation<D>& sim, const core::ParameterSet& params, MP
   }
   write_mesh_snapshot(comm, sim.tree(), params, number, sim.time(), sim.step(), sim.outputs(), sim.mesh().ordering_name(),
                       sim.mesh().ksection_walls(), sim.mesh().hilbert_bounds(), extras);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  parallel::run_collectively(comm, [&] {
+    if (rank == 0) io::write_namelist_copy(io::output_directory_name(number), params.source(), params.to_namelist());
+  });
 }
 
 // RAMSES' step line: step, time, conservation (with gravity the conserved energy includes the
@@ -172,9 +178,12 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
     ++output_number;
     sim.timers().add("output", start);
   };
+  // RAMSES' numbering (docs/outputs.md, "When outputs are written"): a new run writes its initial
+  // state as output_00001, which also stands for the output times up to the start; a restart from
+  // output N writes nothing at its start and numbers on from N + 1.
   if (nrestart > 0) {
     schedule.record(sim.time());  // the outputs up to the restart time exist already
-  } else if (schedule.due(sim.time(), 0)) {
+  } else {
     output();
   }
   JobControl job(params, comm, run_start);
