@@ -15,15 +15,16 @@ OutputSchedule::OutputSchedule(const OutputScheduleSettings& settings) : foutput
   KOSMO_REQUIRE(foutput_ >= 1, "&OUTPUT_PARAMS foutput must be >= 1");
   KOSMO_REQUIRE(std::is_sorted(settings.tout.begin(), settings.tout.end()), "&OUTPUT_PARAMS tout must be non-decreasing");
   times_ = settings.tout;
-  if (settings.tend > 0.0) {
+  if (settings.tend) {
     // RAMSES writes at every multiple of delta_tout (tout_next) besides the tout list, and appends
     // tend to the list; the run stops at tend, so later times are never reached.
-    if (settings.delta_tout > 0.0) {
-      const auto n = static_cast<long long>(std::floor(settings.tend / settings.delta_tout * (1.0 + time_tolerance)));
+    const double tend = *settings.tend;
+    if (settings.delta_tout > 0.0 && tend > 0.0) {
+      const auto n = static_cast<long long>(std::floor(tend / settings.delta_tout * (1.0 + time_tolerance)));
       for (long long i = 1; i <= n; ++i) times_.push_back(static_cast<double>(i) * settings.delta_tout);
     }
-    times_.push_back(settings.tend);
-    const double last = settings.tend * (1.0 + time_tolerance);
+    times_.push_back(tend);
+    const double last = tend + time_tolerance * std::max(1.0, std::fabs(tend));
     std::erase_if(times_, [last](double t) { return t > last; });
   }
   std::sort(times_.begin(), times_.end());

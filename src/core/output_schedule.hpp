@@ -4,6 +4,7 @@
 // tout list), and every foutput coarse steps. The output of the initial state is the driver's
 // (docs/outputs.md, "When outputs are written"). A time step is shortened so that an output time is
 // hit exactly, where RAMSES writes at the first coarse step at or past it.
+#include <optional>
 #include <vector>
 
 namespace kosmo::core {
@@ -11,8 +12,10 @@ namespace kosmo::core {
 struct OutputScheduleSettings {
   std::vector<double> tout;   // output times (the first noutput entries of &OUTPUT_PARAMS tout)
   long long foutput = 1000000;
-  double delta_tout = 0.0;    // with tend > 0: also every multiple of delta_tout up to tend
-  double tend = 0.0;          // > 0: also an output at tend, and none after it
+  double delta_tout = 0.0;    // with an end time: also every multiple of delta_tout up to it
+  // The end of the run when the namelist sets one (tend, or aend as a time): also an output there,
+  // and none after it. Cosmological times are negative, so "not set" is not a value.
+  std::optional<double> tend = std::nullopt;
 };
 
 class OutputSchedule {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 
 #include "core/output_schedule.hpp"
@@ -62,16 +63,28 @@ RunSchedule run_schedule(const core::ParameterSet& params, const cosmology::Cosm
   auto tout = params.get_real_array("OUTPUT_PARAMS", cosmology ? "aout" : "tout");
   tout.resize(std::min(noutput, tout.size()));
   double tend_parameter = params.get_real("OUTPUT_PARAMS", cosmology ? "aend" : "tend");
+  // RAMSES appends tend (aend) to the output list when it is set (> 0).
+  const bool end_given = tend_parameter > 0.0;
   if (cosmology) {
+    // delta_aout: every multiple of it up to aend is an output (RAMSES aout_next), after the start.
+    const double delta_aout = params.get_real("OUTPUT_PARAMS", "delta_aout");
+    if (delta_aout > 0.0 && end_given) {
+      const double a_start = cosmology->aexp_at(start_time);
+      const auto n = static_cast<long long>(std::floor(tend_parameter / delta_aout * (1.0 + 1e-12)));
+      for (long long k = 1; k <= n; ++k)
+        if (static_cast<double>(k) * delta_aout > a_start) tout.push_back(static_cast<double>(k) * delta_aout);
+      std::sort(tout.begin(), tout.end());
+    }
     for (double& t : tout) t = cosmology->time_at(t);
-    if (tend_parameter > 0.0) tend_parameter = cosmology->time_at(tend_parameter);
+    if (end_given) tend_parameter = cosmology->time_at(tend_parameter);
   }
-  core::OutputSchedule schedule(core::OutputScheduleSettings{.tout = tout,
-                                                             .foutput = params.get_int("OUTPUT_PARAMS", "foutput"),
-                                                             .delta_tout = params.get_real("OUTPUT_PARAMS", "delta_tout"),
-                                                             .tend = tend_parameter});
+  core::OutputSchedule schedule(core::OutputScheduleSettings{
+      .tout = tout,
+      .foutput = params.get_int("OUTPUT_PARAMS", "foutput"),
+      .delta_tout = cosmology ? 0.0 : params.get_real("OUTPUT_PARAMS", "delta_tout"),
+      .tend = end_given ? std::optional<double>(tend_parameter) : std::nullopt});
   const double last = schedule.times().empty() ? (cosmology ? start_time : 0.0) : schedule.times().back();
-  const double tend = cosmology ? (tend_parameter != 0.0 ? tend_parameter : last) : (tend_parameter > 0.0 ? tend_parameter : last);
+  const double tend = end_given ? tend_parameter : last;
   return {std::move(schedule), tend};
 }
 

@@ -63,3 +63,10 @@ TEST(OutputSchedule, DeltaToutMergesWithTheToutList) {
   ASSERT_EQ(schedule.times().size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_DOUBLE_EQ(schedule.times()[i], expected[i]);
 }
+
+// Cosmological runs count the time tau < 0 up to today: an end time aend before a = 1 is negative
+// and still ends the list.
+TEST(OutputSchedule, NegativeEndTimeOfACosmologicalRun) {
+  OutputSchedule schedule(OutputScheduleSettings{.tout = {-3.0, -2.0, -1.0}, .tend = -1.5});
+  EXPECT_EQ(schedule.times(), (std::vector<double>{-3.0, -2.0, -1.5}));
+}
