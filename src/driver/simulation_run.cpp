@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 
 #include "core/output_schedule.hpp"
@@ -16,6 +17,7 @@
 #include "driver/mesh_update_report.hpp"
 #include "hydro/hydro_restart_conversion.hpp"
 #include "hydro/initial_regions.hpp"
+#include "io/namelist_copy.hpp"
 #include "io/ramses_reader.hpp"
 #include "io/snapshot_reader.hpp"
 #include "io/snapshot_writer.hpp"
@@ -63,16 +65,28 @@ RunSchedule run_schedule(const core::ParameterSet& params, const cosmology::Cosm
   auto tout = params.get_real_array("OUTPUT_PARAMS", cosmology ? "aout" : "tout");
   tout.resize(std::min(noutput, tout.size()));
   double tend_parameter = params.get_real("OUTPUT_PARAMS", cosmology ? "aend" : "tend");
+  // RAMSES appends tend (aend) to the output list when it is set (> 0).
+  const bool end_given = tend_parameter > 0.0;
   if (cosmology) {
+    // delta_aout: every multiple of it up to aend is an output (RAMSES aout_next), after the start.
+    const double delta_aout = params.get_real("OUTPUT_PARAMS", "delta_aout");
+    if (delta_aout > 0.0 && end_given) {
+      const double a_start = cosmology->aexp_at(start_time);
+      const auto n = static_cast<long long>(std::floor(tend_parameter / delta_aout * (1.0 + 1e-12)));
+      for (long long k = 1; k <= n; ++k)
+        if (static_cast<double>(k) * delta_aout > a_start) tout.push_back(static_cast<double>(k) * delta_aout);
+      std::sort(tout.begin(), tout.end());
+    }
     for (double& t : tout) t = cosmology->time_at(t);
-    if (tend_parameter > 0.0) tend_parameter = cosmology->time_at(tend_parameter);
+    if (end_given) tend_parameter = cosmology->time_at(tend_parameter);
   }
-  core::OutputSchedule schedule(core::OutputScheduleSettings{.tout = tout,
-                                                             .foutput = params.get_int("OUTPUT_PARAMS", "foutput"),
-                                                             .delta_tout = params.get_real("OUTPUT_PARAMS", "delta_tout"),
-                                                             .tend = tend_parameter});
+  core::OutputSchedule schedule(core::OutputScheduleSettings{
+      .tout = tout,
+      .foutput = params.get_int("OUTPUT_PARAMS", "foutput"),
+      .delta_tout = cosmology ? 0.0 : params.get_real("OUTPUT_PARAMS", "delta_tout"),
+      .tend = end_given ? std::optional<double>(tend_parameter) : std::nullopt});
   const double last = schedule.times().empty() ? (cosmology ? start_time : 0.0) : schedule.times().back();
-  const double tend = cosmology ? (tend_parameter != 0.0 ? tend_parameter : last) : (tend_parameter > 0.0 ? tend_parameter : last);
+  const double tend = end_given ? tend_parameter : last;
   return {std::move(schedule), tend};
 }
 
@@ -102,6 +116,11 @@ void write_output(const Simulation<D>& sim, const core::ParameterSet& params, MP
   }
   write_mesh_snapshot(comm, sim.tree(), params, number, sim.time(), sim.step(), sim.outputs(), sim.mesh().ordering_name(),
                       sim.mesh().ksection_walls(), sim.mesh().hilbert_bounds(), extras);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  parallel::run_collectively(comm, [&] {
+    if (rank == 0) io::write_namelist_copy(io::output_directory_name(number), params.source(), params.to_namelist());
+  });
 }
 
 // RAMSES' step line: step, time, conservation (with gravity the conserved energy includes the
@@ -174,9 +193,12 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
     ++output_number;
     sim.timers().add("output", start);
   };
+  // RAMSES' numbering (docs/outputs.md, "When outputs are written"): a new run writes its initial
+  // state as output_00001, which also stands for the output times up to the start; a restart from
+  // output N writes nothing at its start and numbers on from N + 1.
   if (nrestart > 0) {
     schedule.record(sim.time());  // the outputs up to the restart time exist already
-  } else if (schedule.due(sim.time(), 0)) {
+  } else {
     output();
   }
   JobControl job(params, comm, run_start);

@@ -146,8 +146,8 @@ void write_ramses_particle_descriptor(const fs::path& directory, const SnapshotM
   file.commit();
 }
 
-void write_ramses_particle_header(const fs::path& directory, const SnapshotMeta& meta,
-                                  const RamsesParticleTotals& totals) {
+void write_ramses_output_header(const fs::path& directory, const SnapshotMeta& meta,
+                                const RamsesParticleTotals& totals) {
   // pm_commons' particle_family_keys for families -5..5, as RAMSES' output_header prints them.
   static const char* const keys[2 * kRamsesFamilies + 1] = {"other_tracer", "debris_tracer", "cloud_tracer",
                                                             "star_tracer",  "other_tracer",  "gas_tracer",

@@ -54,10 +54,12 @@ void write_ramses_particle_file(const std::filesystem::path& directory, const Sn
                                 const SnapshotParticles& particles, const RamsesParticleTotals& totals);
 
 // part_file_descriptor.txt and header_NNNNN.txt (rank 0 writes them), same temporary-name rule.
+// RAMSES writes the header into every output (amr/output_amr.f90 output_header), also without
+// particles: then every count is 0 (pass RamsesParticleTotals{}).
 void write_ramses_particle_descriptor(const std::filesystem::path& directory, const SnapshotMeta& meta,
                                       const RamsesParticleTotals& totals);
-void write_ramses_particle_header(const std::filesystem::path& directory, const SnapshotMeta& meta,
-                                  const RamsesParticleTotals& totals);
+void write_ramses_output_header(const std::filesystem::path& directory, const SnapshotMeta& meta,
+                                const RamsesParticleTotals& totals);
 
 // ---- restart reader ------------------------------------------------------------------------------
 

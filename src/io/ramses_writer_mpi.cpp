@@ -377,10 +377,9 @@ void write_ramses_snapshot(MPI_Comm comm, const std::string& directory, const Sn
       if (with_particles) write_ramses_particle_file(target, meta, rank + 1, mine, particle_totals);
       if (rank != 0) return;
       write_ramses_hydro_descriptor(target, meta);
-      if (with_particles) {
-        write_ramses_particle_descriptor(target, meta, particle_totals);
-        write_ramses_particle_header(target, meta, particle_totals);
-      }
+      if (with_particles) write_ramses_particle_descriptor(target, meta, particle_totals);
+      // RAMSES writes header_NNNNN.txt into every output, with zero counts when there are no particles.
+      write_ramses_output_header(target, meta, particle_totals);
       write_ramses_info_file(target, meta, domain.ngridmax);
     });
   } catch (const Error&) {

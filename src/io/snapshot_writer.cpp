@@ -20,6 +20,7 @@
 #include "core/error.hpp"
 #include "io/hdf5_handle.hpp"
 #include "io/info_file.hpp"
+#include "io/ramses_particles.hpp"
 #include "io/snapshot_particles.hpp"
 #include "parallel/collective_check.hpp"
 
@@ -619,6 +620,8 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
   MPI_Allreduce(&particle_rows.local, &particle_rows.total, 1, MPI_LONG_LONG, MPI_SUM, comm);
   MPI_Exscan(&particle_rows.local, &particle_rows.offset, 1, MPI_LONG_LONG, MPI_SUM, comm);
   if (rank == 0) particle_rows.offset = 0;
+  // header_NNNNN.txt's family counts (RAMSES writes the header into every output).
+  const RamsesParticleTotals particle_totals = ramses_particle_totals(comm, my_particles);
 
   // 3. Everything is written into output_NNNNN.tmp/ first.
   const std::string name = output_directory_name(meta.output_number);
@@ -644,6 +647,7 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
       if (rank != 0) return;
       write_text_file(temporary / ("info_" + number5(meta.output_number) + ".txt"),
                       format_info_file(meta, total_octs));
+      write_ramses_output_header(temporary, meta, particle_totals);
       sync_path(h5_path, true);
       sync_path(temporary, false);
     });

@@ -20,8 +20,8 @@ def test_example_namelist_runs_its_first_steps(namelist, tmp_path, run_kosmo):
     if "hydro=.true." in text or "pic=.true." in text:
         assert result.stdout.count("Main step=") == 2
     if "cosmo=.true." in text:
-        # Outputs come at the expansion factors aout: within two steps of z = 50 only one asked for
-        # at the initial expansion factor.
+        # Outputs come at the expansion factors aout: within two steps of z = 50 only the output of
+        # the initial state, output_00001.
         for output in sorted(tmp_path.glob("output_*")):
             ds = kosmo.load(output)
             assert ds.particles.nparticles > 0 and ds.aexp < 0.03

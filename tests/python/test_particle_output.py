@@ -115,3 +115,25 @@ def test_osyris_reads_the_ramses_particle_files(particle_output):
     np.testing.assert_array_equal(ids[order], want["id"])
     np.testing.assert_array_equal(part["mass"].values[order], want["mass"])
     np.testing.assert_array_equal(part["family"].values[order], want["family"])
+
+
+def test_the_visu_style_reader_reads_every_particle_in_file_order(particle_output):
+    """ramses_files.py, which reads part_ files record by record as RAMSES' test suite does, finds
+    every particle in cpu-file order (rank order) with the written values, and header_00005.txt
+    counting them per family."""
+    from ramses_files import load_snapshot
+
+    output, nrank = particle_output
+    snapshot = load_snapshot(5, output.parent)
+    assert snapshot["info"]["ncpu"] == nrank
+    particles, want = snapshot["particles"], expected(nrank)
+    for axis in "xyz":
+        np.testing.assert_array_equal(particles[f"position_{axis}"], want[axis])
+        np.testing.assert_array_equal(particles[f"velocity_{axis}"], want["v" + axis])
+    np.testing.assert_array_equal(particles["mass"], want["mass"])
+    np.testing.assert_array_equal(particles["identity"].astype(np.int64), want["id"])
+    np.testing.assert_array_equal(particles["levelp"], want["level"])
+    np.testing.assert_array_equal(particles["family"], want["family"])
+    counts = snapshot["header"]["counts"]
+    assert counts["DM"] == int(np.sum(want["family"] == 1)) and counts["star"] == int(np.sum(want["family"] == 2))
+    assert snapshot["header"]["total"] == want["mass"].size

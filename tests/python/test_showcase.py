@@ -38,7 +38,8 @@ def test_runs_from_redshift_fifty_to_today_with_a_line_per_step(showcase):
 
 def test_outputs_at_the_requested_expansion_factors(showcase):
     where, _ = showcase
-    expected = [0.25, 0.5, 1.0]
+    # output_00001 is the initial state (RAMSES' numbering), then one output per aout.
+    expected = [0.02, 0.25, 0.5, 1.0]
     for number, a in enumerate(expected, start=1):
         ds = kosmo.load(where / f"output_{number:05d}")
         assert ds.aexp == pytest.approx(a, rel=1e-9)
@@ -49,8 +50,8 @@ def test_outputs_at_the_requested_expansion_factors(showcase):
         assert gas == pytest.approx(0.045 / 0.3, rel=1e-12)
         assert gas + dark == pytest.approx(1.0, rel=1e-12)
     # Structure forms: the densest dark-matter pixel grows and the box refined below the base.
-    late = kosmo.load(where / "output_00003")
-    early = kosmo.load(where / "output_00001")
+    late = kosmo.load(where / "output_00004")
+    early = kosmo.load(where / "output_00002")
     assert late.cells.level.max() > late.levelmin
     projected = [kosmo.density_projection(ds, axis="z", n=64, particles=True).max() for ds in (early, late)]
     assert projected[1] > 3 * projected[0]
