@@ -21,7 +21,10 @@
 //                  first half kick for good, the second provisionally (pending_kick = g dt/2), so
 //                  positions and velocities are synchronised between steps (outputs, diagnostics).
 // Each step's velocity change is therefore dt (g^n + g^{n+1}) / 2, whatever level the particle is on
-// at either end of it.
+// at either end of it. Without gravity (poisson=.false.) g = 0 and the particles drift.
+//
+// Tracers (family tracer, tracers/tracer_module.hpp) ride in this set: it locates, migrates, writes
+// and restores them, but leaves them out of the leapfrog and the Courant limit (they follow the gas).
 #include <array>
 #include <cstdint>
 #include <span>
