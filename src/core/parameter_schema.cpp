@@ -57,6 +57,36 @@ const std::vector<UnimplementedParameter>& unimplemented_parameters() {
   return parameter_catalogue().unimplemented_parameters;
 }
 
+const std::vector<FeatureSpec>& unimplemented_features() { return parameter_catalogue().features; }
+const std::vector<IgnoredParameter>& ignored_parameters() { return parameter_catalogue().ignored_parameters; }
+
+const FeatureSpec* find_feature(std::string_view name) {
+  for (const FeatureSpec& feature : unimplemented_features())
+    if (feature.name == name) return &feature;
+  return nullptr;
+}
+
+const IgnoredParameter* find_ignored_parameter(std::string_view block, std::string_view name) {
+  const std::string b = canonical(block, true);
+  const std::string n = canonical(name, false);
+  for (const IgnoredParameter& key : ignored_parameters())
+    if (key.block == b && key.name == n) return &key;
+  return nullptr;
+}
+
+const UnimplementedValue* find_unimplemented_value(std::string_view block, std::string_view name,
+                                                   const ParameterValue& value) {
+  const std::string b = canonical(block, true);
+  const std::string n = canonical(name, false);
+  for (const UnimplementedValue& entry : parameter_catalogue().unimplemented_values) {
+    if (entry.block != b || entry.name != n) continue;
+    const double* real = std::get_if<double>(&value);
+    const long long* integer = std::get_if<long long>(&entry.value);
+    if (entry.value == value || (real && integer && *real == static_cast<double>(*integer))) return &entry;
+  }
+  return nullptr;
+}
+
 const BlockSpec* find_block(std::string_view block) {
   const std::string b = canonical(block, true);
   for (const BlockSpec& spec : schema_blocks())
