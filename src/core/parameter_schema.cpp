@@ -201,6 +201,41 @@ int edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+namespace {
+
+// "`sink` (sink particles; no obstacle at .false.)" for the per-block list.
+std::string pending_key_markdown(const UnimplementedParameter& key) {
+  std::string out = "`" + key.name + "` (" + key.feature;
+  if (key.inert) out += "; no obstacle at `" + format_value(*key.inert) + "`";
+  return out + ")";
+}
+
+// What switches a feature on, for the table of unimplemented blocks.
+std::string switch_markdown(const std::string& feature_name) {
+  const FeatureSpec* feature = find_feature(feature_name);
+  if (!feature || feature->switch_key.empty()) return "always";
+  return "`" + feature->switch_key + "` of `&" + feature->switch_block + "` on";
+}
+
+void block_lists_markdown(std::ostringstream& md, const std::string& block) {
+  std::string ignored;
+  for (const IgnoredParameter& key : ignored_parameters())
+    if (key.block == block) ignored += (ignored.empty() ? "" : "; ") + ("`" + key.name + "` (" + key.reason + ")");
+  if (!ignored.empty()) md << "Accepted and ignored, no effect on kosmo's results: " << ignored << ".\n\n";
+  std::string pending;
+  for (const UnimplementedParameter& key : unimplemented_parameters())
+    if (key.block == block) pending += (pending.empty() ? "" : ", ") + pending_key_markdown(key);
+  if (!pending.empty()) md << "Recognised, not yet implemented: " << pending << ".\n\n";
+  std::string values;
+  for (const UnimplementedValue& value : parameter_catalogue().unimplemented_values)
+    if (value.block == block)
+      values += (values.empty() ? "" : ", ") + ("`" + value.name + "=" + format_value(value.value) + "` (" +
+                                                value.feature + ")");
+  if (!values.empty()) md << "RAMSES values not implemented yet: " << values << ".\n\n";
+}
+
+}  // namespace
+
 std::string schema_reference_markdown() {
   std::ostringstream md;
   for (const BlockSpec& block : schema_blocks()) {
@@ -219,19 +254,23 @@ std::string schema_reference_markdown() {
          << " | " << spec.module << " |\n";
     }
     md << "\n";
-    std::string pending;
-    for (const UnimplementedParameter& key : unimplemented_parameters())
-      if (key.block == block.name) pending += (pending.empty() ? "" : ", ") + ("`" + key.name + "`");
-    if (!pending.empty()) md << "Recognised, not yet implemented: " << pending << ".\n\n";
+    block_lists_markdown(md, block.name);
   }
   md << "### Blocks recognised, not yet implemented\n\n";
-  md << "Any of these blocks in a namelist stops the run with an error naming the block.\n\n";
-  md << "| block | purpose | known RAMSES keys |\n|---|---|---|\n";
+  md << "A block whose feature has a switch is read only while the switch is on, as in RAMSES: with the "
+        "switch off (its default) the block is accepted and ignored, with it on the switch's line says "
+        "\"not implemented yet\". The keys of a block without a switch are judged one by one.\n\n";
+  md << "| block | purpose | feature | stops the run when | known RAMSES keys |\n|---|---|---|---|---|\n";
   for (const BlockSpec& block : unimplemented_blocks()) {
     std::string keys;
     for (const UnimplementedParameter& key : unimplemented_parameters())
-      if (key.block == block.name) keys += (keys.empty() ? "" : ", ") + ("`" + key.name + "`");
-    md << "| `&" << block.name << "` | " << block.description << " | " << (keys.empty() ? "-" : keys) << " |\n";
+      if (key.block == block.name)
+        keys += (keys.empty() ? "" : ", ") +
+                (block.feature.empty() ? pending_key_markdown(key) : "`" + key.name + "`");
+    md << "| `&" << block.name << "` | " << block.description << " | "
+       << (block.feature.empty() ? "per key" : block.feature) << " | "
+       << (block.feature.empty() ? "per key" : switch_markdown(block.feature)) << " | " << (keys.empty() ? "-" : keys)
+       << " |\n";
   }
   return md.str();
 }
