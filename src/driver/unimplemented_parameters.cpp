@@ -53,6 +53,7 @@ constexpr const char* kStaticRuns = "static (frozen) gas or particles";
 constexpr const char* kScalarRemap = "passive-scalar remapping at restart";
 constexpr const char* kRetiredPhysics = "the retired &PHYSICS_PARAMS (split into &COOLING_PARAMS, &SF_PARAMS, "
                                         "&FEEDBACK_PARAMS, &UNITS_PARAMS)";
+constexpr const char* kPatches = "user patches (patch=)";
 constexpr const char* kPlmde = "the PLMDE hydro scheme";
 constexpr const char* kAcoustic = "the acoustic Riemann solver";
 constexpr const char* kDiskGravity = "analytic disk gravity (gravity_type=3)";
@@ -81,7 +82,7 @@ void declare_features(core::SchemaBuilder& schema) {
        {kMetals, kEquationsOfState, kChemistry, kMhd, kNonThermal, kPassiveScalars, kScalarRefinement, kPressureFix,
         kDiffusion, kStrictEquilibrium, kJeansRefinement, kMassCutRefinement, kNoInflow, kMultipleFiles, kGadget,
         kCollapse, kCicLevel, kStaticRuns, kScalarRemap, kRetiredPhysics, kPowerSpectrum, kCuramsesInitialConditions,
-        kHoldback, kCuramsesOutputs, kPlmde, kAcoustic, kDiskGravity})
+        kHoldback, kCuramsesOutputs, kPlmde, kAcoustic, kDiskGravity, kPatches})
     schema.declare_feature(feature);
 }
 
@@ -116,6 +117,8 @@ void declare_keys_of_implemented_blocks(core::SchemaBuilder& schema) {
   for (const char* name : {"static", "static_dm", "static_gas", "static_stars"})
     schema.add_unimplemented_inert_at("RUN_PARAMS", kStaticRuns, name, false);
   schema.add_unimplemented("RUN_PARAMS", kScalarRemap, {"remap_pscalar"});
+  // kosmo's counterpart of RAMSES' PATCH= at compile time (docs/namelist.md).
+  schema.add_unimplemented("RUN_PARAMS", kPatches, {"patch"});
   schema.add_unimplemented_inert_at("RUN_PARAMS", kPowerSpectrum, "dump_pk", false);
   schema.add_unimplemented("AMR_PARAMS", kSinks, {"nsinkmax", "mem_weight_sink"});
   schema.add_unimplemented_inert_at("AMR_PARAMS", kCollapse, "nlevel_collapse", 3LL);
