@@ -224,8 +224,9 @@ void ParameterSet::load(const ParsedNamelist& parsed, Origin origin) {
   throw Error(message);
 }
 
-// Counts the assignments with a wrong value (type, range, shape) and the features not implemented;
-// unknown keys go to `problems` too but leave every known value as the file sets it.
+// Every problem of the assignments goes to `problems`: unknown blocks and keys, wrong values (type,
+// range, shape) and features not implemented, which are counted apart (they do not touch the keys
+// the cross-parameter checks read).
 ParameterSet::ApplyOutcome ParameterSet::apply(const ParsedNamelist& parsed, Origin origin,
                                                std::vector<NamelistProblem>& problems) {
   FeatureGate gate(parsed);
@@ -250,7 +251,6 @@ ParameterSet::ApplyOutcome ParameterSet::apply(const ParsedNamelist& parsed, Ori
           ++outcome.not_implemented;
         } catch (const Error& e) {
           problems.push_back({assignment.line, e.what()});
-          ++outcome.wrong_values;
         }
       } else if (!gate.take_key(block, assignment)) {
         problems.push_back({assignment.line, unknown_key_message(block, assignment, parsed.source)});

@@ -88,8 +88,7 @@ class ParameterSet {
   std::size_t index_of(std::string_view block, std::string_view name) const;  // entries_.size() if absent
   void load(const ParsedNamelist& parsed, Origin origin);
   struct ApplyOutcome {
-    std::size_t wrong_values = 0;     // assignments whose value was refused
-    std::size_t not_implemented = 0;  // "not implemented yet" lines
+    std::size_t not_implemented = 0;  // "not implemented yet" lines among the problems
   };
   ApplyOutcome apply(const ParsedNamelist& parsed, Origin origin, std::vector<NamelistProblem>& problems);
   void assign(Entry& entry, const RawBlock& block, const RawAssignment& assignment, const std::string& source,
