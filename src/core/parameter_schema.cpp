@@ -57,6 +57,36 @@ const std::vector<UnimplementedParameter>& unimplemented_parameters() {
   return parameter_catalogue().unimplemented_parameters;
 }
 
+const std::vector<FeatureSpec>& unimplemented_features() { return parameter_catalogue().features; }
+const std::vector<IgnoredParameter>& ignored_parameters() { return parameter_catalogue().ignored_parameters; }
+
+const FeatureSpec* find_feature(std::string_view name) {
+  for (const FeatureSpec& feature : unimplemented_features())
+    if (feature.name == name) return &feature;
+  return nullptr;
+}
+
+const IgnoredParameter* find_ignored_parameter(std::string_view block, std::string_view name) {
+  const std::string b = canonical(block, true);
+  const std::string n = canonical(name, false);
+  for (const IgnoredParameter& key : ignored_parameters())
+    if (key.block == b && key.name == n) return &key;
+  return nullptr;
+}
+
+const UnimplementedValue* find_unimplemented_value(std::string_view block, std::string_view name,
+                                                   const ParameterValue& value) {
+  const std::string b = canonical(block, true);
+  const std::string n = canonical(name, false);
+  for (const UnimplementedValue& entry : parameter_catalogue().unimplemented_values) {
+    if (entry.block != b || entry.name != n) continue;
+    const double* real = std::get_if<double>(&value);
+    const long long* integer = std::get_if<long long>(&entry.value);
+    if (entry.value == value || (real && integer && *real == static_cast<double>(*integer))) return &entry;
+  }
+  return nullptr;
+}
+
 const BlockSpec* find_block(std::string_view block) {
   const std::string b = canonical(block, true);
   for (const BlockSpec& spec : schema_blocks())
@@ -171,6 +201,41 @@ int edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+namespace {
+
+// "`sink` (sink particles; no obstacle at .false.)" for the per-block list.
+std::string pending_key_markdown(const UnimplementedParameter& key) {
+  std::string out = "`" + key.name + "` (" + key.feature;
+  if (key.inert) out += "; no obstacle at `" + format_value(*key.inert) + "`";
+  return out + ")";
+}
+
+// What switches a feature on, for the table of unimplemented blocks.
+std::string switch_markdown(const std::string& feature_name) {
+  const FeatureSpec* feature = find_feature(feature_name);
+  if (!feature || feature->switch_key.empty()) return "always";
+  return "`" + feature->switch_key + "` of `&" + feature->switch_block + "` on";
+}
+
+void block_lists_markdown(std::ostringstream& md, const std::string& block) {
+  std::string ignored;
+  for (const IgnoredParameter& key : ignored_parameters())
+    if (key.block == block) ignored += (ignored.empty() ? "" : "; ") + ("`" + key.name + "` (" + key.reason + ")");
+  if (!ignored.empty()) md << "Accepted and ignored, no effect on kosmo's results: " << ignored << ".\n\n";
+  std::string pending;
+  for (const UnimplementedParameter& key : unimplemented_parameters())
+    if (key.block == block) pending += (pending.empty() ? "" : ", ") + pending_key_markdown(key);
+  if (!pending.empty()) md << "Recognised, not yet implemented: " << pending << ".\n\n";
+  std::string values;
+  for (const UnimplementedValue& value : parameter_catalogue().unimplemented_values)
+    if (value.block == block)
+      values += (values.empty() ? "" : ", ") + ("`" + value.name + "=" + format_value(value.value) + "` (" +
+                                                value.feature + ")");
+  if (!values.empty()) md << "RAMSES values not implemented yet: " << values << ".\n\n";
+}
+
+}  // namespace
+
 std::string schema_reference_markdown() {
   std::ostringstream md;
   for (const BlockSpec& block : schema_blocks()) {
@@ -189,19 +254,23 @@ std::string schema_reference_markdown() {
          << " | " << spec.module << " |\n";
     }
     md << "\n";
-    std::string pending;
-    for (const UnimplementedParameter& key : unimplemented_parameters())
-      if (key.block == block.name) pending += (pending.empty() ? "" : ", ") + ("`" + key.name + "`");
-    if (!pending.empty()) md << "Recognised, not yet implemented: " << pending << ".\n\n";
+    block_lists_markdown(md, block.name);
   }
   md << "### Blocks recognised, not yet implemented\n\n";
-  md << "Any of these blocks in a namelist stops the run with an error naming the block.\n\n";
-  md << "| block | purpose | known RAMSES keys |\n|---|---|---|\n";
+  md << "A block whose feature has a switch is read only while the switch is on, as in RAMSES: with the "
+        "switch off (its default) the block is accepted and ignored, with it on the switch's line says "
+        "\"not implemented yet\". The keys of a block without a switch are judged one by one.\n\n";
+  md << "| block | purpose | feature | stops the run when | known RAMSES keys |\n|---|---|---|---|---|\n";
   for (const BlockSpec& block : unimplemented_blocks()) {
     std::string keys;
     for (const UnimplementedParameter& key : unimplemented_parameters())
-      if (key.block == block.name) keys += (keys.empty() ? "" : ", ") + ("`" + key.name + "`");
-    md << "| `&" << block.name << "` | " << block.description << " | " << (keys.empty() ? "-" : keys) << " |\n";
+      if (key.block == block.name)
+        keys += (keys.empty() ? "" : ", ") +
+                (block.feature.empty() ? pending_key_markdown(key) : "`" + key.name + "`");
+    md << "| `&" << block.name << "` | " << block.description << " | "
+       << (block.feature.empty() ? "per key" : block.feature) << " | "
+       << (block.feature.empty() ? "per key" : switch_markdown(block.feature)) << " | " << (keys.empty() ? "-" : keys)
+       << " |\n";
   }
   return md.str();
 }

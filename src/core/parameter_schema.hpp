@@ -52,12 +52,48 @@ struct BlockSpec {
   std::string name;  // "AMR_PARAMS"
   std::string description;
   std::string module;  // the module that declares the block; others may add rows to it
+  // Unimplemented blocks only: the RAMSES feature the whole block serves ("sink particles"), or
+  // empty when its keys belong to several (&COOLING_PARAMS: cooling, metals, equations of state).
+  std::string feature;
+};
+
+// A RAMSES feature kosmo does not implement yet, named in the "not implemented yet" lines. When
+// it has a switch (RAMSES `sink` in &RUN_PARAMS), its other keys and blocks do nothing while the
+// switch is off, as in RAMSES, and are then accepted and ignored.
+struct FeatureSpec {
+  std::string name;          // "sink particles"
+  std::string switch_block;  // "RUN_PARAMS"; empty when the feature has no switch
+  std::string switch_key;    // "sink"
 };
 
 // A RAMSES key kosmo knows by name but does not implement yet.
 struct UnimplementedParameter {
   std::string block;
   std::string name;
+  std::string feature;  // a FeatureSpec name
+  // The value that asks nothing of the feature: a switch's off value (`sink=.false.`), or RAMSES'
+  // default of a setting that only matters when changed (`static_gas=.false.`). Setting the key
+  // to it is never an obstacle. Without one, setting the key stops the run, unless it is a key of
+  // a feature whose switch is off.
+  std::optional<ParameterValue> inert;
+};
+
+// A value of an implemented key that RAMSES accepts for a feature kosmo does not implement yet
+// (`scheme='plmde'`, `riemann='hlld'`): consulted only when the key's range or choices refuse the
+// value, so that a module widening them takes the value over without touching this list.
+struct UnimplementedValue {
+  std::string block;
+  std::string name;
+  ParameterValue value;
+  std::string feature;
+};
+
+// A RAMSES key that has no effect on kosmo's results (log frequency, load-balancing weights...):
+// read, listed at start-up as ignored, never an obstacle.
+struct IgnoredParameter {
+  std::string block;
+  std::string name;
+  std::string reason;  // "log frequency", for docs/namelist.md
 };
 
 class ParameterSet;
@@ -70,8 +106,12 @@ struct ParameterSchema {
   std::vector<BlockSpec> blocks;
   std::vector<ParameterSpec> parameters;  // grouped by block, in `blocks` order
   std::vector<ParameterCheck> checks;     // in the order ParameterSet::validate() runs them
+  std::size_t first_run_check = 0;        // checks[first_run_check..] say whether the modules chosen make a run
   std::vector<BlockSpec> unimplemented_blocks;
   std::vector<UnimplementedParameter> unimplemented_parameters;
+  std::vector<FeatureSpec> features;
+  std::vector<IgnoredParameter> ignored_parameters;
+  std::vector<UnimplementedValue> unimplemented_values;
 };
 
 // Declares every module's parameters. Not defined in core, which knows no physics module: the
@@ -93,12 +133,20 @@ const std::vector<BlockSpec>& unimplemented_blocks();
 // Keys of implemented blocks that kosmo does not implement yet, plus well-known keys of the
 // unimplemented blocks (so that a key put in the wrong block can be pointed to its RAMSES home).
 const std::vector<UnimplementedParameter>& unimplemented_parameters();
+// Features not implemented yet, and keys accepted and ignored.
+const std::vector<FeatureSpec>& unimplemented_features();
+const std::vector<IgnoredParameter>& ignored_parameters();
 
 // Lookups; names are case-insensitive and a leading '&' on the block is ignored.
 const BlockSpec* find_block(std::string_view block);
 const BlockSpec* find_unimplemented_block(std::string_view block);
 const ParameterSpec* find_parameter(std::string_view block, std::string_view name);
 const UnimplementedParameter* find_unimplemented_parameter(std::string_view block, std::string_view name);
+const FeatureSpec* find_feature(std::string_view name);
+const IgnoredParameter* find_ignored_parameter(std::string_view block, std::string_view name);
+// The feature of an unimplemented value of an implemented key, or nullptr.
+const UnimplementedValue* find_unimplemented_value(std::string_view block, std::string_view name,
+                                                   const ParameterValue& value);
 
 // "integer", "real", "logical", "string"
 std::string_view type_name(ParameterType type);

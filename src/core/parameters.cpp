@@ -10,6 +10,7 @@
 
 #include "core/array_assignment.hpp"
 #include "core/error.hpp"
+#include "core/feature_gate.hpp"
 
 namespace kosmo::core {
 namespace {
@@ -88,7 +89,14 @@ ParameterValue convert(const ParameterSpec& spec, const ValueToken& token, const
   KOSMO_FAIL(at << "'" << what << "' expects " << expected(spec.type) << ", got '" << token.text << "'");
 }
 
-// Nearest name by edit distance, if it is close enough to be a plausible typo.
+// A value RAMSES accepts for a feature kosmo does not implement yet: a "not implemented yet" line,
+// not a wrong value.
+struct NotImplementedValue : Error {
+  using Error::Error;
+};
+
+// Nearest name by edit distance, if it is close enough to be a plausible typo: at most a third of
+// the name's letters changed (one for short names), so `stellar` is not sent to `nstepmax`.
 const std::string* nearest(const std::string& name, const std::vector<const std::string*>& candidates) {
   const std::string* best = nullptr;
   int best_distance = 0;
@@ -96,65 +104,56 @@ const std::string* nearest(const std::string& name, const std::vector<const std:
     const int d = edit_distance(name, *candidate);
     if (!best || d < best_distance) best = candidate, best_distance = d;
   }
-  const int tolerance = std::max(2, static_cast<int>(name.size() + 1) / 2);
+  const int tolerance = std::max(1, static_cast<int>(name.size()) / 3);
   return best && best_distance <= tolerance ? best : nullptr;
 }
 
-[[noreturn]] void fail_unknown_block(const RawBlock& block, const std::string& source) {
-  if (find_unimplemented_block(block.name)) {
-    if (block.assignments.empty())
-      KOSMO_FAIL(where(source, block.line, block.name)
-                 << "&" << block.name << " is a RAMSES block that kosmo does not implement yet; remove it");
-    const RawAssignment& first = block.assignments.front();
-    if (find_unimplemented_parameter(block.name, first.key))
-      KOSMO_FAIL(where(source, first.line, block.name)
-                 << "'" << first.key << "' is a RAMSES parameter of &" << block.name
-                 << " that kosmo does not implement yet (the whole &" << block.name
-                 << " block is not implemented yet)");
-    KOSMO_FAIL(where(source, first.line, block.name)
-               << "&" << block.name << " is a RAMSES block that kosmo does not implement yet (first parameter '"
-               << first.key << "')");
-  }
+std::string unknown_block_message(const RawBlock& block, const std::string& source) {
   std::vector<const std::string*> names;
   std::string known;
   for (const BlockSpec& b : schema_blocks()) names.push_back(&b.name), known += (known.empty() ? "&" : ", &") + b.name;
   for (const BlockSpec& b : unimplemented_blocks()) names.push_back(&b.name);
-  const std::string* suggestion = nearest(block.name, names);
-  if (suggestion)
-    KOSMO_FAIL(where(source, block.line, block.name)
-               << "unknown block &" << block.name << " (did you mean &" << *suggestion << "?)");
-  KOSMO_FAIL(where(source, block.line, block.name)
-             << "unknown block &" << block.name << " (kosmo reads " << known << ")");
+  const std::string at = where(source, block.line, block.name);
+  if (const std::string* suggestion = nearest(block.name, names))
+    return at + "unknown block &" + block.name + " (did you mean &" + *suggestion + "?)";
+  return at + "unknown block &" + block.name + " (kosmo reads " + known + " and RAMSES' other blocks)";
 }
 
-[[noreturn]] void fail_unknown_key(const RawBlock& block, const RawAssignment& assignment, const std::string& source) {
-  const std::string at = where(source, assignment.line, block.name);
+std::string unknown_key_message(const RawBlock& block, const RawAssignment& assignment, const std::string& source) {
+  const std::string at = where(source, assignment.line, block.name) + "unknown parameter '" + assignment.key + "'";
   const std::string& key = assignment.key;
-  if (find_unimplemented_parameter(block.name, key))
-    KOSMO_FAIL(at << "'" << key << "' is a RAMSES parameter of &" << block.name
-                  << " that kosmo does not implement yet");
+  // A known key in the wrong block is sent to its block, before any spelling guess.
   for (const ParameterSpec& spec : parameter_schema())
-    if (spec.name == key)
-      KOSMO_FAIL(at << "unknown parameter '" << key << "' in &" << block.name << ": '" << key << "' belongs to &"
-                    << spec.block);
+    if (spec.name == key) return at + " in &" + block.name + ": '" + key + "' belongs to &" + spec.block;
+  for (const IgnoredParameter& other : ignored_parameters())
+    if (other.name == key) return at + " in &" + block.name + ": '" + key + "' belongs to &" + other.block;
   for (const UnimplementedParameter& other : unimplemented_parameters())
     if (other.name == key)
-      KOSMO_FAIL(at << "unknown parameter '" << key << "' in &" << block.name << ": '" << key << "' belongs to &"
-                    << other.block << ", which kosmo does not implement yet");
+      return at + " in &" + block.name + ": '" + key + "' belongs to &" + other.block + " (" + other.feature +
+             ", not implemented yet)";
   std::vector<const std::string*> names;
   std::string known;
   for (const ParameterSpec& spec : parameter_schema())
     if (spec.block == block.name) names.push_back(&spec.name), known += (known.empty() ? "" : ", ") + spec.name;
+  for (const IgnoredParameter& other : ignored_parameters())
+    if (other.block == block.name) names.push_back(&other.name);
   const std::size_t implemented = names.size();
   for (const UnimplementedParameter& other : unimplemented_parameters())
     if (other.block == block.name) names.push_back(&other.name);
   const std::string* suggestion = nearest(key, names);
   if (!suggestion)
-    KOSMO_FAIL(at << "unknown parameter '" << key << "' (parameters of &" << block.name << ": " << known << ")");
+    return at + (known.empty() ? std::string() : " (parameters of &" + block.name + ": " + known + ")");
   const bool pending =
       std::find(names.begin() + static_cast<long>(implemented), names.end(), suggestion) != names.end();
-  KOSMO_FAIL(at << "unknown parameter '" << key << "' (did you mean '" << *suggestion << "'?"
-                << (pending ? " kosmo does not implement it yet" : "") << ")");
+  return at + " (did you mean '" + *suggestion + "'?" + (pending ? " kosmo does not implement it yet" : "") + ")";
+}
+
+// The line of a "source:line: ..." message, for ordering problems by line.
+int line_of(const std::string& message, const std::string& source) {
+  if (message.compare(0, source.size() + 1, source + ":") != 0) return 0;
+  int line = 0;
+  std::from_chars(message.data() + source.size() + 1, message.data() + message.size(), line);
+  return line;
 }
 
 }  // namespace
@@ -173,16 +172,14 @@ ParameterSet ParameterSet::defaults() { return ParameterSet(); }
 ParameterSet ParameterSet::from_file(const std::string& path) {
   ParameterSet set = defaults();
   set.source_ = path;
-  set.apply(read_namelist_file(path), Origin::File);
-  set.validate();
+  set.load(read_namelist_file_keeping_errors(path), Origin::File);
   return set;
 }
 
 ParameterSet ParameterSet::from_text(const std::string& text, const std::string& source_name) {
   ParameterSet set = defaults();
   set.source_ = source_name;
-  set.apply(parse_namelist(text, source_name), Origin::File);
-  set.validate();
+  set.load(parse_namelist_keeping_errors(text, source_name), Origin::File);
   return set;
 }
 
@@ -193,20 +190,78 @@ void ParameterSet::set_from_text(std::string_view block, std::string_view assign
                 "set_from_text: invalid block name '" << block << "'");
   const std::string text = "&" + name + " " + std::string(assignment) + "\n/\n";
   ParameterSet updated = *this;  // all-or-nothing: apply to a copy, keep it only when valid
-  updated.apply(parse_namelist(text, kOverrideSource), Origin::Override);
-  updated.validate();
+  updated.load(parse_namelist_keeping_errors(text, kOverrideSource), Origin::Override);
   *this = std::move(updated);
 }
 
-void ParameterSet::apply(const ParsedNamelist& parsed, Origin origin) {
+// Every problem of the namelist, in line order, in one kosmo::Error (one line each). The
+// cross-parameter checks run only when every value could be read and every key is known: a key
+// that kept its default because its value was wrong or its name misspelled would make them report
+// what is not in the file. Features not implemented do not touch the checked keys.
+void ParameterSet::load(const ParsedNamelist& parsed, Origin origin) {
+  std::vector<NamelistProblem> problems;
+  for (const std::string& error : parsed.errors) problems.push_back({line_of(error, parsed.source), error});
+  const ApplyOutcome outcome = apply(parsed, origin, problems);
+  // The run checks (is there anything to run?) mean little when a feature that would run is missing
+  // or a key meant to switch something on is misspelled: they run only on an otherwise clean file.
+  const std::vector<ParameterCheck>& checks = parameter_catalogue().checks;
+  const std::size_t last = problems.empty() && outcome.not_implemented == 0 ? checks.size()
+                                                                            : parameter_catalogue().first_run_check;
+  if (problems.size() == outcome.not_implemented)
+    for (std::size_t c = 0; c < last; ++c) {
+      const ParameterCheck check = checks[c];
+      try {
+        check(*this);
+      } catch (const Error& e) {
+        problems.push_back({line_of(e.what(), parsed.source), e.what()});
+      }
+    }
+  if (problems.empty()) return;
+  std::stable_sort(problems.begin(), problems.end(),
+                   [](const NamelistProblem& a, const NamelistProblem& b) { return a.line < b.line; });
+  std::string message;
+  for (const NamelistProblem& problem : problems) message += (message.empty() ? "" : "\n") + problem.message;
+  throw Error(message);
+}
+
+// Every problem of the assignments goes to `problems`: unknown blocks and keys, wrong values (type,
+// range, shape) and features not implemented, which are counted apart (they do not touch the keys
+// the cross-parameter checks read).
+ParameterSet::ApplyOutcome ParameterSet::apply(const ParsedNamelist& parsed, Origin origin,
+                                               std::vector<NamelistProblem>& problems) {
+  FeatureGate gate(parsed);
+  ApplyOutcome outcome;
   for (const RawBlock& block : parsed.blocks) {
-    if (!find_block(block.name)) fail_unknown_block(block, parsed.source);
+    if (!find_block(block.name)) {
+      if (const BlockSpec* unimplemented = find_unimplemented_block(block.name)) {
+        for (const RawAssignment* unknown : gate.take_unimplemented_block(block, *unimplemented))
+          problems.push_back({unknown->line, unknown_key_message(block, *unknown, parsed.source)});
+      } else {
+        problems.push_back({block.line, unknown_block_message(block, parsed.source)});
+      }
+      continue;
+    }
     for (const RawAssignment& assignment : block.assignments) {
       const std::size_t i = index_of(block.name, assignment.key);
-      if (i == entries_.size()) fail_unknown_key(block, assignment, parsed.source);
-      assign(entries_[i], block, assignment, parsed.source, origin);
+      if (i < entries_.size()) {
+        try {
+          assign(entries_[i], block, assignment, parsed.source, origin);
+        } catch (const NotImplementedValue& e) {
+          problems.push_back({assignment.line, e.what()});
+          ++outcome.not_implemented;
+        } catch (const Error& e) {
+          problems.push_back({assignment.line, e.what()});
+        }
+      } else if (!gate.take_key(block, assignment)) {
+        problems.push_back({assignment.line, unknown_key_message(block, assignment, parsed.source)});
+      }
     }
   }
+  for (const NamelistProblem& obstacle : gate.obstacles()) problems.push_back(obstacle);
+  outcome.not_implemented += gate.obstacles().size();
+  for (const std::string& key : gate.ignored())
+    if (std::find(ignored_.begin(), ignored_.end(), key) == ignored_.end()) ignored_.push_back(key);
+  return outcome;
 }
 
 // Fortran semantics: the values fill the elements named, in array element order (column-major); an
@@ -239,6 +294,10 @@ void ParameterSet::assign(Entry& entry, const RawBlock& block, const RawAssignme
     const std::string token_at = where(source, token.line, block.name);
     const std::string what = element_name(spec, targets.elements[next]);
     const ParameterValue value = convert(spec, token, token_at, what);
+    if (!value_allowed(spec, value))
+      if (const UnimplementedValue* pending = find_unimplemented_value(spec.block, spec.name, value))
+        throw NotImplementedValue(token_at + what + " = " + format_value(value) +
+                                  ": not implemented yet: " + pending->feature);
     KOSMO_REQUIRE(value_allowed(spec, value),
                   token_at << "'" << what << "' = " << format_value(value)
                            << (spec.choices.empty() ? " is out of range: allowed " : " is not an allowed choice: ")
@@ -344,6 +403,15 @@ bool ParameterSet::from_file(std::string_view block, std::string_view name) cons
 }
 
 const std::string& ParameterSet::source() const { return source_; }
+
+const std::vector<std::string>& ParameterSet::ignored_keys() const { return ignored_; }
+
+std::string ParameterSet::ignored_summary() const {
+  if (ignored_.empty()) return "";
+  std::string out = "Accepted and ignored (no effect on kosmo's results):";
+  for (std::size_t i = 0; i < ignored_.size(); ++i) out += (i ? ", " : " ") + ignored_[i];
+  return out;
+}
 
 std::vector<ResolvedParameter> ParameterSet::resolved() const {
   std::vector<ResolvedParameter> out;

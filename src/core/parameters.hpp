@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/feature_gate.hpp"
 #include "core/namelist_parser.hpp"
 #include "core/parameter_schema.hpp"
 
@@ -22,8 +23,10 @@ class ParameterSet {
   // Every key at its RAMSES default; source() is "(defaults)". Same as defaults().
   ParameterSet();
   static ParameterSet defaults();
-  // Reads, checks every assignment against the schema, then validate(). Throws kosmo::Error whose
-  // one-line message names file, line, block and key.
+  // Reads, checks every assignment against the schema, then the cross-parameter checks. Throws one
+  // kosmo::Error listing every problem found, one line each "file:line: &BLOCK: ...", in line
+  // order: syntax errors, unknown blocks and keys (with a suggestion), wrong values, features not
+  // implemented yet ("not implemented yet: FEATURE"), failed checks.
   static ParameterSet from_file(const std::string& path);
   static ParameterSet from_text(const std::string& text, const std::string& source_name);
 
@@ -41,6 +44,12 @@ class ParameterSet {
   bool from_file(std::string_view block, std::string_view name) const;
   // Source file name, or "(defaults)".
   const std::string& source() const;
+  // The RAMSES keys of the file accepted and ignored: keys with no effect on kosmo's results
+  // ("&RUN_PARAMS ncontrol"), keys and blocks of a feature switched off ("&SINK_PARAMS (sink off)")
+  // and keys at their inert value ("&RUN_PARAMS sink (off)"), in file order ...
+  const std::vector<std::string>& ignored_keys() const;
+  // ... and the one line that lists them at start-up; empty when there is none.
+  std::string ignored_summary() const;
   // Every schema key, in schema order.
   std::vector<ResolvedParameter> resolved() const;
   // Table printed at start-up: block, key, value; '*' marks values from the file, '+' overrides.
@@ -77,12 +86,17 @@ class ParameterSet {
   const Entry& entry(std::string_view block, std::string_view name, ParameterType type, bool array,
                      std::string_view getter) const;
   std::size_t index_of(std::string_view block, std::string_view name) const;  // entries_.size() if absent
-  void apply(const ParsedNamelist& parsed, Origin origin);
+  void load(const ParsedNamelist& parsed, Origin origin);
+  struct ApplyOutcome {
+    std::size_t not_implemented = 0;  // "not implemented yet" lines among the problems
+  };
+  ApplyOutcome apply(const ParsedNamelist& parsed, Origin origin, std::vector<NamelistProblem>& problems);
   void assign(Entry& entry, const RawBlock& block, const RawAssignment& assignment, const std::string& source,
               Origin origin);
   std::string location(const Entry& entry) const;
 
   std::string source_ = "(defaults)";
+  std::vector<std::string> ignored_;
   std::vector<Entry> entries_;  // one per schema row, same order
 };
 

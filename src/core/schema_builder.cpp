@@ -113,6 +113,10 @@ const BlockSpec* find_in(const std::vector<BlockSpec>& blocks, const std::string
   return nullptr;
 }
 
+bool find_feature_in(const std::vector<FeatureSpec>& features, const std::string& name) {
+  return std::any_of(features.begin(), features.end(), [&](const FeatureSpec& f) { return f.name == name; });
+}
+
 // One row on its own: spelling, a default of its type inside its own range, a description.
 void check_row(const ParameterSpec& spec) {
   const std::string row = "parameter schema: &" + spec.block + " '" + spec.name + "' (declared by " + spec.module + ")";
@@ -152,7 +156,7 @@ void SchemaBuilder::declare_block(std::string name, std::string description) {
                 "parameter schema: block &" << name << " (declared by " << module_ << ") is spelled in upper case");
   if (const BlockSpec* other = find_in(blocks_, name))
     KOSMO_FAIL("parameter schema: &" << name << " is declared by both " << other->module << " and " << module_);
-  blocks_.push_back({std::move(name), std::move(description), module_});
+  blocks_.push_back({std::move(name), std::move(description), module_, ""});
 }
 
 void SchemaBuilder::add(std::vector<ParameterSpec> rows) {
@@ -189,16 +193,42 @@ void SchemaBuilder::add_run_check(ParameterCheck check) {
   run_checks_.push_back(check);
 }
 
-void SchemaBuilder::declare_unimplemented_block(std::string name, std::string description) {
+void SchemaBuilder::declare_feature(std::string name, std::string switch_block, std::string switch_key) {
+  KOSMO_REQUIRE(!module_.empty(), "parameter schema: feature '" << name << "' declared outside declare_module()");
+  for (const FeatureSpec& feature : features_)
+    KOSMO_REQUIRE(feature.name != name, "parameter schema: feature '" << name << "' is declared twice");
+  features_.push_back({std::move(name), std::move(switch_block), std::move(switch_key)});
+}
+
+void SchemaBuilder::declare_unimplemented_block(std::string name, std::string description, std::string feature) {
   KOSMO_REQUIRE(!module_.empty(), "parameter schema: &" << name << " declared outside declare_module()");
   KOSMO_REQUIRE(!find_in(unimplemented_blocks_, name),
                 "parameter schema: unimplemented block &" << name << " is listed twice");
-  unimplemented_blocks_.push_back({std::move(name), std::move(description), module_});
+  unimplemented_blocks_.push_back({std::move(name), std::move(description), module_, std::move(feature)});
 }
 
-void SchemaBuilder::add_unimplemented(const std::string& block, std::initializer_list<const char*> names) {
+void SchemaBuilder::add_unimplemented(const std::string& block, const std::string& feature,
+                                      std::initializer_list<const char*> names) {
   KOSMO_REQUIRE(!module_.empty(), "parameter schema: unimplemented keys added outside declare_module()");
-  for (const char* name : names) unimplemented_.push_back({block, name});
+  for (const char* name : names) unimplemented_.push_back({block, name, feature, std::nullopt});
+}
+
+void SchemaBuilder::add_unimplemented_inert_at(const std::string& block, const std::string& feature,
+                                               const char* name, ParameterValue inert) {
+  KOSMO_REQUIRE(!module_.empty(), "parameter schema: unimplemented keys added outside declare_module()");
+  unimplemented_.push_back({block, name, feature, std::move(inert)});
+}
+
+void SchemaBuilder::add_unimplemented_value(const std::string& block, const char* name, ParameterValue value,
+                                            const std::string& feature) {
+  KOSMO_REQUIRE(!module_.empty(), "parameter schema: unimplemented values added outside declare_module()");
+  unimplemented_values_.push_back({block, name, std::move(value), feature});
+}
+
+void SchemaBuilder::add_ignored(const std::string& block, const std::string& reason,
+                                std::initializer_list<const char*> names) {
+  KOSMO_REQUIRE(!module_.empty(), "parameter schema: ignored keys added outside declare_module()");
+  for (const char* name : names) ignored_.push_back({block, name, reason});
 }
 
 void SchemaBuilder::list_blocks_in_order(std::vector<std::string> names) { block_order_ = std::move(names); }
@@ -231,6 +261,7 @@ ParameterSchema SchemaBuilder::build() const {
     }
 
   schema.checks = checks_;
+  schema.first_run_check = checks_.size();
   schema.checks.insert(schema.checks.end(), run_checks_.begin(), run_checks_.end());
 
   for (const BlockSpec& block : unimplemented_blocks_)
@@ -247,11 +278,54 @@ ParameterSchema SchemaBuilder::build() const {
                     "parameter schema: &" << key.block << " '" << key.name << "' is declared by " << row.module
                                           << " and listed as not implemented");
     for (const UnimplementedParameter& earlier : schema.unimplemented_parameters)
-      KOSMO_REQUIRE(earlier.name != key.name, "parameter schema: unimplemented key '"
-                                                  << key.name << "' is listed twice (&" << earlier.block << ", &"
-                                                  << key.block << ")");
+      KOSMO_REQUIRE(earlier.name != key.name || earlier.block != key.block,
+                    "parameter schema: unimplemented key &" << key.block << " '" << key.name << "' is listed twice");
+    KOSMO_REQUIRE(find_feature_in(features_, key.feature), "parameter schema: unimplemented key &"
+                                                               << key.block << " '" << key.name
+                                                               << "' serves feature '" << key.feature
+                                                               << "', which is not declared");
     schema.unimplemented_parameters.push_back(key);
   }
+  for (const BlockSpec& block : unimplemented_blocks_)
+    KOSMO_REQUIRE(block.feature.empty() || find_feature_in(features_, block.feature),
+                  "parameter schema: unimplemented block &" << block.name << " serves feature '" << block.feature
+                                                            << "', which is not declared");
+  for (const FeatureSpec& feature : features_) {
+    if (feature.switch_key.empty()) continue;
+    const bool known = std::any_of(unimplemented_.begin(), unimplemented_.end(), [&](const UnimplementedParameter& k) {
+      return k.block == feature.switch_block && k.name == feature.switch_key && k.inert;
+    });
+    KOSMO_REQUIRE(known, "parameter schema: the switch &" << feature.switch_block << " '" << feature.switch_key
+                                                          << "' of feature '" << feature.name
+                                                          << "' is not an unimplemented key with an off value");
+  }
+  for (const IgnoredParameter& key : ignored_) {
+    KOSMO_REQUIRE(find_in(blocks_, key.block) || find_in(unimplemented_blocks_, key.block),
+                  "parameter schema: ignored key '" << key.name << "' of &" << key.block
+                                                    << ", a block no module declares");
+    for (const ParameterSpec& row : rows_)
+      KOSMO_REQUIRE(row.block != key.block || row.name != key.name,
+                    "parameter schema: &" << key.block << " '" << key.name << "' is declared by " << row.module
+                                          << " and listed as ignored");
+    for (const UnimplementedParameter& other : unimplemented_)
+      KOSMO_REQUIRE(other.block != key.block || other.name != key.name,
+                    "parameter schema: &" << key.block << " '" << key.name
+                                          << "' is listed both as ignored and as not implemented");
+  }
+  for (const UnimplementedValue& entry : unimplemented_values_) {
+    KOSMO_REQUIRE(find_feature_in(features_, entry.feature), "parameter schema: unimplemented value of &"
+                                                                 << entry.block << " '" << entry.name
+                                                                 << "' serves feature '" << entry.feature
+                                                                 << "', which is not declared");
+    const bool declared = std::any_of(rows_.begin(), rows_.end(), [&](const ParameterSpec& row) {
+      return row.block == entry.block && row.name == entry.name;
+    });
+    KOSMO_REQUIRE(declared, "parameter schema: unimplemented value of &" << entry.block << " '" << entry.name
+                                                                         << "', a key no module declares");
+  }
+  schema.unimplemented_values = unimplemented_values_;
+  schema.features = features_;
+  schema.ignored_parameters = ignored_;
   return schema;
 }
 

@@ -73,10 +73,22 @@ class SchemaBuilder {
   // that a mistake in one key is reported before what it makes impossible.
   void add_run_check(ParameterCheck check);
 
-  // A whole RAMSES block kosmo recognises but does not implement yet, and known keys of such
-  // blocks or of implemented ones (a misplaced key can then be sent to its RAMSES block).
-  void declare_unimplemented_block(std::string name, std::string description);
-  void add_unimplemented(const std::string& block, std::initializer_list<const char*> names);
+  // A RAMSES feature kosmo does not implement yet, with its switch when it has one.
+  void declare_feature(std::string name, std::string switch_block = "", std::string switch_key = "");
+  // A whole RAMSES block kosmo recognises but does not implement yet, serving `feature` (empty:
+  // its keys say which feature each serves), and known keys of such blocks or of implemented ones,
+  // each with the feature it serves (a misplaced key can then be sent to its RAMSES block).
+  void declare_unimplemented_block(std::string name, std::string description, std::string feature);
+  void add_unimplemented(const std::string& block, const std::string& feature,
+                         std::initializer_list<const char*> names);
+  // A key that asks nothing of its feature at `inert` (a switch's off value, a default).
+  void add_unimplemented_inert_at(const std::string& block, const std::string& feature, const char* name,
+                                  ParameterValue inert);
+  // A value RAMSES accepts for an implemented key that serves a feature kosmo does not implement.
+  void add_unimplemented_value(const std::string& block, const char* name, ParameterValue value,
+                               const std::string& feature);
+  // RAMSES keys with no effect on kosmo's results, accepted and listed as ignored at start-up.
+  void add_ignored(const std::string& block, const std::string& reason, std::initializer_list<const char*> names);
 
   // The order blocks are listed in (docs, summary(), to_namelist()); blocks left out follow in the
   // order they were declared.
@@ -93,6 +105,9 @@ class SchemaBuilder {
   std::vector<ParameterCheck> run_checks_;
   std::vector<BlockSpec> unimplemented_blocks_;
   std::vector<UnimplementedParameter> unimplemented_;
+  std::vector<FeatureSpec> features_;
+  std::vector<IgnoredParameter> ignored_;
+  std::vector<UnimplementedValue> unimplemented_values_;
   std::vector<std::string> block_order_;
 };
 

@@ -7,6 +7,7 @@ namespace kosmo::driver {
 std::string usage() {
   return "usage: kosmo run [NAMELIST] [--ndim D]   run a RAMSES namelist (no NAMELIST: the built-in demo)\n"
          "           [--patch DIR]                  with the C++ patch in DIR (docs/patches.md)\n"
+         "       kosmo check NAMELIST [--ndim D]    list every problem of a namelist, or that it can run (exit 0/1)\n"
          "       kosmo bench hydro [--steps N]      hydro benchmarks, one JSON object per case\n"
          "       kosmo bench gravity                base-level FFT (gathered, slabs) and multigrid solves, 64^3-256^3, JSON lines\n"
          "       kosmo bench io                     snapshot write and read throughput, 32^3-128^3, JSON lines\n"
@@ -30,7 +31,7 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
     line.passthrough.assign(arguments.begin() + 1, arguments.end());
     return line;
   }
-  KOSMO_REQUIRE(line.command == "run" || line.command == "bench" || line.command == "help" || line.command == "version",
+  KOSMO_REQUIRE(line.command == "run" || line.command == "check" || line.command == "bench" || line.command == "help" || line.command == "version",
                 "unknown command '" << line.command << "'\n" << usage());
   for (std::size_t i = 1; i < arguments.size(); ++i) {
     const std::string& a = arguments[i];
@@ -67,6 +68,7 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
     }
   }
   KOSMO_REQUIRE(line.bench_case.empty() || line.bench == "scaling", "--case applies to kosmo bench scaling only");
+  KOSMO_REQUIRE(line.command != "check" || !line.namelist.empty(), "kosmo check needs a namelist file\n" << usage());
   return line;
 }
 

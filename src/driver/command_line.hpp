@@ -1,5 +1,5 @@
 #pragma once
-// The binary's command line: `kosmo run [NAMELIST] [--ndim D] [--patch DIR]`, `kosmo bench NAME [--steps N] [--case C]`,
+// The binary's command line: `kosmo run [NAMELIST] [--ndim D] [--patch DIR]`, `kosmo check NAMELIST`, `kosmo bench NAME [--steps N] [--case C]`,
 // `kosmo decompose ...`, `kosmo help`, `kosmo version`.
 #include <string>
 #include <vector>
@@ -7,7 +7,7 @@
 namespace kosmo::driver {
 
 struct CommandLine {
-  std::string command;   // "run", "help", "version"
+  std::string command;   // "run", "check", "bench", "decompose", "help", "version"
   std::string namelist;  // empty: the built-in showcase problem
   int ndim = 0;          // 0: not given on the command line
   std::string patch;     // --patch DIR: a user patch (docs/patches.md); empty: none given

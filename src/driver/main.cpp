@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "driver/bench_hydro.hpp"
 #include "driver/bench_io.hpp"
 #include "driver/bench_scaling.hpp"
+#include "driver/check_command.hpp"
 #include "driver/command_line.hpp"
 #include "driver/decompose_command.hpp"
 #include "driver/run.hpp"
@@ -25,6 +27,15 @@ void print_banner(int nrank) {
                "|___/ |_|\\___/|___/_| |_| |_|\\___/\n\n"
             << " Working with " << nrank << " MPI rank" << (nrank == 1 ? "" : "s") << " and " << omp_get_max_threads()
             << " OpenMP thread" << (omp_get_max_threads() == 1 ? "" : "s") << " per rank\n";
+}
+
+// A namelist with several problems gets one line each under a header, so every one is seen.
+void print_error(const std::string& message) {
+  if (message.find('\n') == std::string::npos) {
+    std::cerr << "kosmo: error: " << message << "\n";
+    return;
+  }
+  std::cerr << "kosmo: error: the run stops before any work; every problem found:\n" << message << "\n";
 }
 
 // `kosmo bench scaling` launches mpirun itself, so it runs as a plain process: before MPI_Init, so
@@ -73,6 +84,14 @@ int main(int argc, char** argv) {
       MPI_Finalize();
       return 0;
     }
+    if (line.command == "check") {
+      // Every rank reads the same file; rank 0 speaks for all.
+      std::ostringstream report;
+      const int status = kosmo::driver::check_command(line, report);
+      if (rank == 0) std::cout << report.str();
+      MPI_Finalize();
+      return status;
+    }
     if (line.command == "bench") {
       KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro | gravity | io | scaling)");
       if (line.bench == "gravity") {
@@ -87,7 +106,7 @@ int main(int argc, char** argv) {
     }
     params = kosmo::driver::load_run_parameters(line);
   } catch (const kosmo::Error& error) {
-    if (rank == 0) std::cerr << "kosmo: error: " << error.what() << "\n";
+    if (rank == 0) print_error(error.what());
     MPI_Finalize();
     return 2;
   }
@@ -98,6 +117,7 @@ int main(int argc, char** argv) {
       print_banner(nrank);
       std::cout << "\n Parameters from " << params.source() << " ('*' = set in the file, '+' = set on the command line)\n"
                 << params.summary() << "\n";
+      if (const std::string ignored = params.ignored_summary(); !ignored.empty()) std::cout << " " << ignored << "\n\n";
     }
     kosmo::driver::run(params, MPI_COMM_WORLD, std::cout);
   } catch (const kosmo::CollectiveError& error) {

@@ -77,7 +77,10 @@ TEST(ParameterCatalogue, ADefaultOutsideItsRangeIsAnError) {
 TEST(ParameterCatalogue, AKeyBothImplementedAndUnimplementedIsAnError) {
   SchemaBuilder builder;
   builder.declare_module("alpha", &declare_alpha);
-  builder.declare_module("pending", [](SchemaBuilder& schema) { schema.add_unimplemented("TEST_PARAMS", {"weight"}); });
+  builder.declare_module("pending", [](SchemaBuilder& schema) {
+    schema.declare_feature("weighing");
+    schema.add_unimplemented("TEST_PARAMS", "weighing", {"weight"});
+  });
   EXPECT_EQ(build_error(builder),
             "parameter schema: &TEST_PARAMS 'weight' is declared by alpha and listed as not implemented");
 }
