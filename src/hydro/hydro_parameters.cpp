@@ -81,8 +81,9 @@ void declare_parameters(core::SchemaBuilder& schema) {
   schema.add({
       // &HYDRO_PARAMS (hydro/hydro_parameters.f90)
       real_key("HYDRO_PARAMS", "gamma", 1.4, above(1), "adiabatic index of the ideal gas"),
-      real_key("HYDRO_PARAMS", "courant_factor", 0.5, above_up_to(0, 1),
-               "time step as a fraction of the Courant limit"),
+      real_key("HYDRO_PARAMS", "courant_factor", 0.5, between(0, 1),
+               "time step as a fraction of the Courant limit; 0 makes steps of zero length, as RAMSES (its "
+               "point-mass tests use it with nstepmax=1 to test the Poisson solver)"),
       real_key("HYDRO_PARAMS", "smallr", 1e-10, above(0), "density floor (code units)"),
       real_key("HYDRO_PARAMS", "smallc", 1e-10, above(0), "sound speed floor (code units)"),
       integer_key("HYDRO_PARAMS", "slope_type", 1, between(0, 3),
@@ -132,12 +133,15 @@ void declare_parameters(core::SchemaBuilder& schema) {
       real_array_key("INIT_PARAMS", "x_center", kMaxRegion, 0.0, any_value(), "per region: x of the centre"),
       real_array_key("INIT_PARAMS", "y_center", kMaxRegion, 0.0, any_value(), "per region: y of the centre"),
       real_array_key("INIT_PARAMS", "z_center", kMaxRegion, 0.0, any_value(), "per region: z of the centre"),
-      real_array_key("INIT_PARAMS", "length_x", kMaxRegion, 1e10, above(0),
-                     "per 'square' region: full extent along x"),
-      real_array_key("INIT_PARAMS", "length_y", kMaxRegion, 1e10, above(0),
-                     "per 'square' region: full extent along y"),
-      real_array_key("INIT_PARAMS", "length_z", kMaxRegion, 1e10, above(0),
-                     "per 'square' region: full extent along z"),
+      real_array_key("INIT_PARAMS", "length_x", kMaxRegion, 1e10, at_least(0),
+                     "per 'square' region: full extent along x (0: empty; 'point' regions ignore it, RAMSES' "
+                     "point-mass namelists give them 0)"),
+      real_array_key("INIT_PARAMS", "length_y", kMaxRegion, 1e10, at_least(0),
+                     "per 'square' region: full extent along y (0: empty; 'point' regions ignore it, RAMSES' "
+                     "point-mass namelists give them 0)"),
+      real_array_key("INIT_PARAMS", "length_z", kMaxRegion, 1e10, at_least(0),
+                     "per 'square' region: full extent along z (0: empty; 'point' regions ignore it, RAMSES' "
+                     "point-mass namelists give them 0)"),
       real_array_key("INIT_PARAMS", "exp_region", kMaxRegion, 2.0, above(0),
                      "per 'square' region: exponent of the norm (2 = ellipsoid, >= 10 = box)"),
       real_array_key("INIT_PARAMS", "d_region", kMaxRegion, 0.0, at_least(0),

@@ -16,8 +16,8 @@ void check_tracers(const core::ParameterSet& p) {
   if (!p.get_bool("RUN_PARAMS", "tracer")) return;
   KOSMO_REQUIRE(!p.get_bool("TRACER_PARAMS", "mc_tracer"),
                 p.location_of("TRACER_PARAMS", "mc_tracer")
-                    << "Monte Carlo tracers (MC_tracer=.true., Cadiou et al. 2019): kosmo does not implement them yet; "
-                       "set MC_tracer=.false. for velocity tracers, which follow the gas velocity (docs/tracers.md)");
+                    << "mc_tracer: MC_tracer=.false. gives velocity tracers, which follow the gas velocity "
+                       "(docs/tracers.md); not implemented yet: Monte Carlo tracers");
   KOSMO_REQUIRE(p.get_bool("RUN_PARAMS", "hydro"), p.location_of("RUN_PARAMS", "tracer")
                                                        << "tracer=.true. needs hydro=.true.: tracers follow the gas");
   KOSMO_REQUIRE(p.get_bool("RUN_PARAMS", "pic"), p.location_of("RUN_PARAMS", "tracer")

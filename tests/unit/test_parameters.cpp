@@ -463,8 +463,8 @@ TEST(ParameterErrors, KeyThatBelongsToAnUnimplementedBlock) {
 TEST(ParameterErrors, UnimplementedRamsesKeyNamesItsFeature) {
   expect_contains(load_error("&RUN_PARAMS\n sink=.true.\n/"),
                   {"params.nml:2:", "&RUN_PARAMS: sink: not implemented yet: sink particles"});
-  expect_contains(load_error("&HYDRO_PARAMS\n  pressure_fix=.true.\n/"),
-                  {"params.nml:2:", "&HYDRO_PARAMS: pressure_fix: not implemented yet: pressure fix (dual energy)"});
+  expect_contains(load_error("&HYDRO_PARAMS\n  difmag=0.1\n/"),
+                  {"params.nml:2:", "&HYDRO_PARAMS: difmag: not implemented yet: artificial diffusion (difmag)"});
   expect_contains(load_error("&INIT_PARAMS multiple=.true. /"), {"params.nml:1:", "multiple: not implemented yet"});
   expect_contains(load_error("&RUN_PARAMS problem='refined_sphere' sink=.true. /\n&AMR_PARAMS nsinkmax=100 /"),
                   {"params.nml:1:", "sink: not implemented yet: sink particles"});
@@ -519,10 +519,10 @@ TEST(ParameterErrors, EveryProblemOfTheFileAtOnceOneLineEach) {
 }
 
 TEST(ParameterErrors, CrossChecksRunBesideFeaturesNotImplementedButNotAfterMistakes) {
-  const std::string both = load_error("&AMR_PARAMS levelmin=5 levelmax=3 /\n&HYDRO_PARAMS pressure_fix=.true. /");
+  const std::string both = load_error("&AMR_PARAMS levelmin=5 levelmax=3 /\n&HYDRO_PARAMS difmag=0.1 /");
   EXPECT_NE(both.find("params.nml:1: &AMR_PARAMS: levelmax = 3 is smaller than levelmin = 5"), std::string::npos)
       << both;
-  EXPECT_NE(both.find("params.nml:2: &HYDRO_PARAMS: pressure_fix: not implemented yet"), std::string::npos) << both;
+  EXPECT_NE(both.find("params.nml:2: &HYDRO_PARAMS: difmag: not implemented yet"), std::string::npos) << both;
   // A misspelled or wrong value keeps its default: a check comparing it would report what the file
   // does not say, so the checks wait until the mistakes are fixed.
   const std::string misspelled = load_error("&AMR_PARAMS levelmin=3 levlmax=7 /");
@@ -862,7 +862,7 @@ TEST(HydroParameters, BadRiemannSolverNamesTheChoices) {
 TEST(HydroParameters, OutOfRangeValues) {
   expect_contains(load_error("&HYDRO_PARAMS gamma=1 /"), {"params.nml:1:", "&HYDRO_PARAMS", "'gamma' = 1", "gamma > 1"});
   expect_contains(load_error("&HYDRO_PARAMS courant_factor=1.5 /"),
-                  {"params.nml:1:", "'courant_factor' = 1.5", "0 < courant_factor <= 1"});
+                  {"params.nml:1:", "'courant_factor' = 1.5", "0 <= courant_factor <= 1"});
   expect_contains(load_error("&HYDRO_PARAMS slope_type=4 /"), {"params.nml:1:", "0 <= slope_type <= 3"});
   expect_contains(load_error("&HYDRO_PARAMS npassive=9 /"), {"params.nml:1:", "0 <= npassive <= 8"});
   expect_contains(load_error("&HYDRO_PARAMS scheme='weno' /"), {"params.nml:1:", "'scheme'", "one of 'muscl'"});
@@ -873,7 +873,7 @@ TEST(HydroParameters, OutOfRangeValues) {
   expect_contains(load_error("&INIT_PARAMS\n region_type(2)='circle' /"),
                   {"params.nml:2:", "&INIT_PARAMS", "'region_type(2)' = 'circle'", "one of 'square', 'point'"});
   expect_contains(load_error("&INIT_PARAMS nregion=101 /"), {"params.nml:1:", "0 <= nregion <= 100"});
-  expect_contains(load_error("&INIT_PARAMS length_x=0.5,0 /"), {"params.nml:1:", "'length_x(2)' = 0", "length_x > 0"});
+  expect_contains(load_error("&INIT_PARAMS length_x=0.5,-1 /"), {"params.nml:1:", "'length_x(2)' = -1", "length_x >= 0"});
   expect_contains(load_error("&BOUNDARY_PARAMS bound_type=4 /"), {"params.nml:1:", "0 <= bound_type <= 3"});
   expect_contains(load_error("&BOUNDARY_PARAMS nboundary=101 /"), {"params.nml:1:", "0 <= nboundary <= 100"});
 }
