@@ -8,8 +8,8 @@ namespace kosmo::driver {
 JobControl::JobControl(const core::ParameterSet& params, MPI_Comm comm, std::chrono::steady_clock::time_point run_start)
     : comm_(comm), file_(params.get_string("RUN_PARAMS", "jobcontrolfile")), start_(run_start) {
   MPI_Comm_rank(comm_, &rank_);
-  const double walltime_hours = params.get_real("RUN_PARAMS", "walltime_hrs");
-  if (walltime_hours > 0.0) deadline_seconds_ = walltime_hours * 3600.0 - params.get_real("RUN_PARAMS", "minutes_dump") * 60.0;
+  const double walltime_hours = params.get_real("OUTPUT_PARAMS", "walltime_hrs");
+  if (walltime_hours > 0.0) deadline_seconds_ = walltime_hours * 3600.0 - params.get_real("OUTPUT_PARAMS", "minutes_dump") * 60.0;
 }
 
 JobDecision JobControl::check() {

@@ -19,7 +19,7 @@ struct JobDecision {
 
 class JobControl {
  public:
-  // &RUN_PARAMS walltime_hrs (< 0: no limit), minutes_dump (the snapshot is written that many
+  // &OUTPUT_PARAMS walltime_hrs (< 0: no limit), minutes_dump (the snapshot is written that many
   // minutes before the limit) and jobcontrolfile ('' : none).
   // The wall clock counts from `run_start` (the job's start, as the batch system counts it).
   JobControl(const core::ParameterSet& params, MPI_Comm comm, std::chrono::steady_clock::time_point run_start);

@@ -62,13 +62,18 @@ void declare_run_parameters(core::SchemaBuilder& schema) {
       integer_key("RUN_PARAMS", "nrestart", 0, at_least(0),
                   "restart from output_NNNNN of the working directory (0 = start from the initial conditions); any "
                   "number of ranks may have written it; outputs continue at NNNNN + 1"),
-      real_key("RUN_PARAMS", "walltime_hrs", -1.0, any_value(),
-               "wall-clock limit of the job in hours (< 0: none); a snapshot is written minutes_dump before it and "
-               "the run stops"),
-      real_key("RUN_PARAMS", "minutes_dump", 1.0, at_least(0), "minutes before walltime_hrs at which the last snapshot is written"),
       string_key("RUN_PARAMS", "jobcontrolfile", "", {},
                  "a file checked after every coarse step: a line 'output' writes a snapshot, 'stop' writes one and ends "
                  "the run; the file is renamed <name>.done once read"),
+  });
+
+  // Job control's wall-clock limit sits in &OUTPUT_PARAMS, where RAMSES reads it (amr/read_params.f90).
+  schema.add({
+      real_key("OUTPUT_PARAMS", "walltime_hrs", -1.0, any_value(),
+               "wall-clock limit of the job in hours (< 0: none); a snapshot is written minutes_dump before it and "
+               "the run stops"),
+      real_key("OUTPUT_PARAMS", "minutes_dump", 1.0, at_least(0),
+               "minutes before walltime_hrs at which the last snapshot is written"),
   });
 
   // Shared by the modules that set the initial state (hydro's regions, particles, cosmology).

@@ -7,10 +7,12 @@ import kosmo
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 
 
-def tube(extra_run_params: str) -> str:
-    """examples/tube1d.nml (levels 3-10, outputs at t = 0 and 0.245) with more &RUN_PARAMS keys."""
+def tube(extra_run_params: str, extra_output_params: str = "") -> str:
+    """examples/tube1d.nml (levels 3-10, outputs at t = 0 and 0.245) with more &RUN_PARAMS and
+    &OUTPUT_PARAMS keys."""
     text = (EXAMPLES / "tube1d.nml").read_text()
-    assert "&RUN_PARAMS\n" in text
+    assert "&RUN_PARAMS\n" in text and "&OUTPUT_PARAMS\n" in text
+    text = text.replace("&OUTPUT_PARAMS\n", "&OUTPUT_PARAMS\n" + extra_output_params + "\n", 1)
     return text.replace("&RUN_PARAMS\n", "&RUN_PARAMS\n" + extra_run_params + "\n", 1)
 
 
@@ -40,7 +42,7 @@ def test_output_command_adds_a_snapshot_and_the_run_goes_on(tmp_path, run_kosmo)
 def test_walltime_limit_stops_with_a_snapshot(tmp_path, run_kosmo):
     # A limit of 3.6 ms from the start of the run with no margin: passed before the first coarse
     # step ends (setting up the mesh alone takes longer), so the run stops right after it.
-    (tmp_path / "tube.nml").write_text(tube("walltime_hrs=1e-6\nminutes_dump=0.0"))
+    (tmp_path / "tube.nml").write_text(tube("", "walltime_hrs=1e-6\nminutes_dump=0.0"))
     result = run_kosmo(["run", "tube.nml"], tmp_path)
     assert "Job control: wall-clock limit" in result.stdout
     ds = kosmo.load(tmp_path / "output_00002")
