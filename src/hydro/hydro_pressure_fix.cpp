@@ -25,6 +25,21 @@ void HydroSolver<D>::register_pressure_fix_fields() {
   divergence_ = tree_.add_field(core::scalar_field("velocity_divergence_dt", "dimensionless").owned_by("hydro").transient());
 }
 
+namespace {
+
+// Kinetic energy per volume of a cell, as set_uold computes it (velocities from the floored density).
+template <int D>
+double kinetic_energy_density(const std::array<const double*, D>& momentum, core::CellIndex cell, double density) {
+  double kinetic = 0.0;
+  for (int d = 0; d < D; ++d) {
+    const double v = momentum[static_cast<std::size_t>(d)][cell] / density;
+    kinetic += 0.5 * density * v * v;
+  }
+  return kinetic;
+}
+
+}  // namespace
+
 // RAMSES set_unew: divu = 0, enew = the conservative internal energy of uold (density floored).
 template <int D>
 void HydroSolver<D>::start_internal_energy(int level) {
@@ -41,11 +56,7 @@ void HydroSolver<D>::start_internal_energy(int level) {
     for (int c = 0; c < cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);
       const double density = std::max(rho[cell], smallr);
-      double kinetic = 0.0;
-      for (int d = 0; d < D; ++d) {
-        const double v = momentum[static_cast<std::size_t>(d)][cell] / density;
-        kinetic += 0.5 * density * v * v;
-      }
+      const double kinetic = kinetic_energy_density<D>(momentum, cell, density);
       internal[cell] = energy[cell] - kinetic;
       divergence[cell] = 0.0;
     }
@@ -72,11 +83,7 @@ void HydroSolver<D>::apply_pressure_fix(int level, double dt) {
     for (int c = 0; c < cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);
       const double density = std::max(rho[cell], smallr);
-      double kinetic = 0.0;
-      for (int d = 0; d < D; ++d) {
-        const double v = momentum[static_cast<std::size_t>(d)][cell] / density;
-        kinetic += 0.5 * density * v * v;
-      }
+      const double kinetic = kinetic_energy_density<D>(momentum, cell, density);
       const double conservative = energy[cell] - kinetic;
       // divu holds -div(v) dt / dx summed over the faces: |div v| dx is the velocity jump.
       const double jump = dt > 0.0 ? std::fabs(divergence[cell]) * dx / dt : 0.0;
