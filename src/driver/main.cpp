@@ -115,8 +115,8 @@ int main(int argc, char** argv) {
   try {
     if (rank == 0) {
       print_banner(nrank);
-      std::cout << "\n Parameters from " << params.source() << " ('*' = set in the file, '+' = set on the command line)\n"
-                << params.summary() << "\n";
+      // summary() heads its table with the source and the meaning of '*' and '+'.
+      std::cout << "\n" << params.summary() << "\n";
       if (const std::string ignored = params.ignored_summary(); !ignored.empty()) std::cout << " " << ignored << "\n\n";
     }
     kosmo::driver::run(params, MPI_COMM_WORLD, std::cout);
