@@ -39,23 +39,12 @@ void initialise_fftw_mpi() {
 template <int D>
 void gather_level(const core::OctTree<D, core::MortonKey>& tree, int level, int field, long long n, double* dense, std::size_t cells,
                   MPI_Comm comm, int ranks) {
-  using Tree = core::OctTree<D, core::MortonKey>;
   if (ranks > 1) {
     const auto count = static_cast<std::ptrdiff_t>(cells);
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < count; ++i) dense[i] = 0.0;
   }
-  const auto& octs = tree.octs_at_level(level);
-  const double* values = tree.field(field);
-#pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < octs.size(); ++i) {
-    const auto oct = tree.coordinates(octs[i]);
-    for (int c = 0; c < Tree::cells_per_oct; ++c) {
-      auto x = oct;
-      for (int d = 0; d < D; ++d) x[d] = 2 * x[d] + ((c >> d) & 1);
-      dense[parallel::dense_index<D>(x, n)] = values[Tree::cell_index(octs[i], c)];
-    }
-  }
+  parallel::place_owned_cells(tree, level, field, n, dense);
   if (ranks > 1) MPI_Allreduce(MPI_IN_PLACE, dense, static_cast<int>(cells), MPI_DOUBLE, MPI_SUM, comm);
 }
 

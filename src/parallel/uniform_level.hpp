@@ -31,19 +31,14 @@ std::size_t dense_index(const Coordinates& c, long long n) {
   return index;
 }
 
-// Every cell of `level` (which must exist everywhere) of `field`, as n^D values on every rank.
-// Collective.
+// Writes this rank's owned cells of `level` of `field` into their places of the dense n^D array,
+// leaving the other entries as they are. No MPI. One key decode per oct, not per cell (a 256^3 level
+// has 16.7 M cells).
 template <int D, class Key>
-std::vector<double> gather_uniform_level(const core::OctTree<D, Key>& tree, int level, int field, MPI_Comm comm) {
+void place_owned_cells(const core::OctTree<D, Key>& tree, int level, int field, long long n, double* dense) {
   using Tree = core::OctTree<D, Key>;
-  const long long n = uniform_level_cells_per_axis(tree, level);
-  std::size_t cells = 1;
-  for (int d = 0; d < D; ++d) cells *= static_cast<std::size_t>(n);
-  std::vector<double> dense(cells, 0.0);
   const auto& octs = tree.octs_at_level(level);
-  const long long owned = static_cast<long long>(octs.size()) * Tree::cells_per_oct;
   const double* values = tree.field(field);
-  // One key decode per oct, not per cell (a 256^3 level has 16.7 M cells).
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < octs.size(); ++i) {
     const auto oct = tree.coordinates(octs[i]);
@@ -53,6 +48,19 @@ std::vector<double> gather_uniform_level(const core::OctTree<D, Key>& tree, int 
       dense[dense_index<D>(x, n)] = values[Tree::cell_index(octs[i], c)];
     }
   }
+}
+
+// Every cell of `level` (which must exist everywhere) of `field`, as n^D values on every rank.
+// Collective.
+template <int D, class Key>
+std::vector<double> gather_uniform_level(const core::OctTree<D, Key>& tree, int level, int field, MPI_Comm comm) {
+  using Tree = core::OctTree<D, Key>;
+  const long long n = uniform_level_cells_per_axis(tree, level);
+  std::size_t cells = 1;
+  for (int d = 0; d < D; ++d) cells *= static_cast<std::size_t>(n);
+  std::vector<double> dense(cells, 0.0);
+  const long long owned = static_cast<long long>(tree.octs_at_level(level).size()) * Tree::cells_per_oct;
+  place_owned_cells(tree, level, field, n, dense.data());
   long long total = 0;
   MPI_Allreduce(&owned, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
   KOSMO_REQUIRE(static_cast<std::size_t>(total) == cells,

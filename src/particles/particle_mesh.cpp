@@ -268,14 +268,25 @@ std::size_t deposit_density(core::OctTree<D, Key>& tree, const ParticleSet<D>& p
                         MissingCloudCells::onto_coarser_cell);
 }
 
+namespace {
+
+// The particles to deposit at `level`, sorted by host oct, after checking the arguments both deposits share.
 template <int D, class Key>
-std::size_t deposit_charge(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level, int field,
-                           LevelSelection selection, std::span<const double> charge, MissingCloudCells missing) {
+HostBuckets deposit_buckets(const core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level,
+                            LevelSelection selection, std::span<const double> charge) {
   KOSMO_REQUIRE(level >= 1 && level <= tree.levelmax(),
                 "particles: deposit at level " << level << " outside [1, " << tree.levelmax() << "]");
   KOSMO_REQUIRE(charge.size() == particles.size(),
                 "particles: " << charge.size() << " charges for " << particles.size() << " particles");
-  const HostBuckets buckets = sort_by_host_oct(tree, particles, level, selection);
+  return sort_by_host_oct(tree, particles, level, selection);
+}
+
+}  // namespace
+
+template <int D, class Key>
+std::size_t deposit_charge(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level, int field,
+                           LevelSelection selection, std::span<const double> charge, MissingCloudCells missing) {
+  const HostBuckets buckets = deposit_buckets(tree, particles, level, selection, charge);
   const std::size_t count = buckets.order.size();
   if (count == 0) return 0;
   const CloudShares shares =
@@ -297,11 +308,7 @@ template <int D, class Key>
 std::size_t deposit_charge_exactly(core::OctTree<D, Key>& tree, const ParticleSet<D>& particles, int level,
                                    const std::array<int, 2>& limb_fields, LevelSelection selection,
                                    std::span<const double> charge, const ExactChargeSum& exact) {
-  KOSMO_REQUIRE(level >= 1 && level <= tree.levelmax(),
-                "particles: deposit at level " << level << " outside [1, " << tree.levelmax() << "]");
-  KOSMO_REQUIRE(charge.size() == particles.size(),
-                "particles: " << charge.size() << " charges for " << particles.size() << " particles");
-  const HostBuckets buckets = sort_by_host_oct(tree, particles, level, selection);
+  const HostBuckets buckets = deposit_buckets(tree, particles, level, selection, charge);
   const std::size_t count = buckets.order.size();
   if (count == 0) return 0;
   const CloudShares shares = resolve_cloud_shares(tree, particles, level, buckets.order, charge, true);
