@@ -12,6 +12,8 @@
 #include "hydro/refinement_criteria.hpp"
 #include "hydro/initial_regions.hpp"
 #include "parallel/cost_function.hpp"
+#include "star_formation/star_formation_module.hpp"
+#include "star_formation/star_formation_parameters.hpp"
 #include "tracers/tracer_module.hpp"
 
 namespace kosmo::driver {
@@ -78,6 +80,9 @@ Simulation<D>::Simulation(const core::ParameterSet& params, MPI_Comm comm)
     // Tracers ride in the particles' set and move after them in each level step (docs/tracers.md).
     if (params.get_bool("RUN_PARAMS", "tracer"))
       add_module(std::make_unique<tracers::TracerModule<D>>(params, tree_, mesh_, timers_, particles()->set()));
+    // Stars ride in the particles' set too; the feedback module that takes their supernovae comes after.
+    if (star_formation::star_formation_on(params))
+      add_module(std::make_unique<star_formation::StarFormationModule<D>>(params, tree_, mesh_, timers_, particles()->set()));
   }
 }
 

@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "driver/cosmological_initial_conditions.hpp"
 #include "driver/particle_initial_conditions.hpp"
+#include "star_formation/star_formation_parameters.hpp"
 #include "driver/patch_hooks.hpp"
 
 namespace kosmo::driver {
@@ -33,8 +34,9 @@ void prepare_start(Simulation<D>& sim, const core::ParameterSet& params, bool re
       return;
     }
   }
-  // A tracer run may have no other particles (RAMSES reads ic_part only when initfile is set).
-  const bool tracers_only = params.get_bool("RUN_PARAMS", "tracer") && params.get_string_array("INIT_PARAMS", "initfile")[0].empty();
+  // A tracer or star-forming run may have no other particles (RAMSES reads ic_part only when initfile is set).
+  const bool tracers_only = (params.get_bool("RUN_PARAMS", "tracer") || star_formation::star_formation_on(params)) &&
+                            params.get_string_array("INIT_PARAMS", "initfile")[0].empty();
   const bool patch_particles = patch && patch->particles();
   if (sim.particles() && !restarting && !tracers_only && !patch_particles) sim.set_initial_particles(read_ascii_particles<D>(params));
   if (patch) install_patch_hooks(sim, *patch, params, restarting);

@@ -70,8 +70,7 @@ void declare_features(core::SchemaBuilder& schema) {
   schema.declare_feature(kTurbulence, "TURB_PARAMS", "turb");
   schema.declare_feature(kGrackle, "GRACKLE_PARAMS", "use_grackle");
   schema.declare_feature(kCooling, "COOLING_PARAMS", "cooling");
-  // RAMSES forms stars only when eps_star > 0 (hydro/read_hydro_params.f90); feedback needs stars.
-  schema.declare_feature(kStarFormation, "SF_PARAMS", "eps_star");
+  schema.declare_feature(kStarFormation);
   for (const char* feature :
        {kMetals, kChemistry, kMhd, kNonThermal, kPassiveScalars, kScalarRefinement,
         kDiffusion, kStrictEquilibrium, kJeansRefinement, kMassCutRefinement, kNoInflow, kMultipleFiles, kGadget,
@@ -83,8 +82,6 @@ void declare_features(core::SchemaBuilder& schema) {
 void declare_blocks(core::SchemaBuilder& schema) {
   schema.declare_unimplemented_block("PHYSICS_PARAMS", "retired by RAMSES, which stops when it finds it",
                                      kRetiredPhysics);
-  schema.declare_unimplemented_block("SF_PARAMS", "star formation", kStarFormation);
-  schema.declare_unimplemented_block("FEEDBACK_PARAMS", "supernova feedback", kStarFormation);
   schema.declare_unimplemented_block("SINK_PARAMS", "sink particles", kSinks);
   schema.declare_unimplemented_block("STELLAR_PARAMS", "stellar objects born in sinks", kStellar);
   schema.declare_unimplemented_block("CLUMPFIND_PARAMS", "clump finder", kClumps);
@@ -157,14 +154,13 @@ void declare_keys_of_unimplemented_blocks(core::SchemaBuilder& schema) {
                             "cooling_ism"});
   schema.add_unimplemented_inert_at("COOLING_PARAMS", kMetals, "metal", false);
   schema.add_unimplemented_inert_at("COOLING_PARAMS", kChemistry, "neq_chem", false);
-  schema.add_unimplemented_inert_at("SF_PARAMS", kStarFormation, "eps_star", 0.0);
   schema.add_unimplemented("SF_PARAMS", kStarFormation,
-                           {"m_star", "n_star", "t2_star", "g_star", "del_star", "jeans_ncells", "sf_virial",
-                            "sf_trelax", "sf_tdiss", "sf_model", "sf_log_properties", "sf_imf", "sf_compressive"});
+                           {"jeans_ncells", "sf_virial", "sf_trelax", "sf_tdiss", "sf_model", "sf_log_properties",
+                            "sf_imf", "sf_compressive"});
   schema.add_unimplemented("FEEDBACK_PARAMS", kStarFormation,
-                           {"eta_sn", "eta_ssn", "yield", "rbubble", "f_ek", "ndebris", "f_w", "f_esn", "mass_gmc",
-                            "kappa_ir", "delayed_cooling", "momentum_feedback", "ir_feedback", "ir_eff", "t_diss",
-                            "t_sne", "mass_star_max", "mass_sne_min"});
+                           {"eta_ssn", "rbubble", "f_ek", "ndebris", "f_w", "f_esn", "mass_gmc", "kappa_ir",
+                            "delayed_cooling", "momentum_feedback", "ir_feedback", "ir_eff", "t_diss", "mass_star_max",
+                            "mass_sne_min"});
   schema.add_unimplemented(
       "SINK_PARAMS", kSinks,
       {"n_sink", "rho_sink", "d_sink", "accretion_scheme", "merging_timescale", "ir_cloud_massive", "sink_soft",
