@@ -475,8 +475,9 @@ TEST(ParameterErrors, UnimplementedRamsesBlock) {
                   {"params.nml:2:", "&PHYSICS_PARAMS: dummy: not implemented yet: the retired &PHYSICS_PARAMS"});
   expect_contains(load_error("\n&PHYSICS_PARAMS\n/"),
                   {"params.nml:2:", "&PHYSICS_PARAMS: not implemented yet: the retired &PHYSICS_PARAMS"});
-  expect_contains(load_error("&SF_PARAMS\n eps_star=0.01, m_star=1 /"),
-                  {"params.nml:2:", "&SF_PARAMS: eps_star: not implemented yet: star formation"});
+  // &SF_PARAMS is implemented; its turbulence-based models are not.
+  expect_contains(load_error("&SF_PARAMS\n sf_virial=.true. /"),
+                  {"params.nml:2:", "&SF_PARAMS: sf_virial: not implemented yet: star formation"});
   expect_contains(load_error("&TURB_PARAMS\n turb=.true.\n turb_rms=1 /"),
                   {"params.nml:2:", "&TURB_PARAMS: turb: not implemented yet: turbulence driving"});
 }
@@ -490,13 +491,12 @@ TEST(ParameterErrors, FeatureSwitchedOffIsNeverAnObstacle) {
       "&REFINE_PARAMS sink_refine=.true. jeans_refine=5*-1 /\n"
       "&SINK_PARAMS nsinkmax=100, create_sinks=.true. /\n"
       "&COOLING_PARAMS cooling=.false. z_ave=0.1 metal=.false. /\n"
-      "&SF_PARAMS m_star=1 /\n"
       "&MOVIE_PARAMS imovout=10 /\n");
   const std::string line = p.ignored_summary();
   for (const char* fragment :
        {"&RUN_PARAMS ncontrol", "&RUN_PARAMS sink (off)", "&AMR_PARAMS nparttot", "&AMR_PARAMS nsinkmax (sink off)",
         "&REFINE_PARAMS sink_refine (sink off)", "&REFINE_PARAMS jeans_refine (off)", "&SINK_PARAMS (sink off)",
-        "&COOLING_PARAMS z_ave (cooling off)", "&COOLING_PARAMS metal (off)", "&SF_PARAMS (eps_star off)",
+        "&COOLING_PARAMS z_ave (cooling off)", "&COOLING_PARAMS metal (off)",
         "&MOVIE_PARAMS (movie off)"})
     EXPECT_NE(line.find(fragment), std::string::npos) << fragment << " missing from: " << line;
   EXPECT_EQ(line.find('\n'), std::string::npos);
