@@ -17,6 +17,10 @@ void check_star_formation(const core::ParameterSet& p) {
   KOSMO_REQUIRE(p.get_bool("RUN_PARAMS", "pic"),
                 p.location_of("SF_PARAMS", key)
                     << key << " > 0 forms star particles: it needs pic=.true. in &RUN_PARAMS (RAMSES switches it on itself)");
+  if (p.get_real("SF_PARAMS", "m_star") > 0.0 && !p.get_bool("RUN_PARAMS", "cosmo"))
+    KOSMO_REQUIRE(p.get_real("REFINE_PARAMS", "mass_sph") > 0.0,
+                  p.location_of("SF_PARAMS", "m_star") << "m_star > 0 counts the star particle mass in units of mass_sph: set "
+                                                          "&REFINE_PARAMS mass_sph > 0, or m_star <= 0 for n_star dx_min^3");
   KOSMO_REQUIRE(p.get_int("RUN_PARAMS", "ndim") == 3,
                 p.location_of("SF_PARAMS", key) << key << " > 0: star formation is three-dimensional (RAMSES forms stars only with ndim=3)");
 }
