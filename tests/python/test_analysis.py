@@ -16,6 +16,7 @@ from matplotlib import colors
 from matplotlib import image as mpimg
 
 import kosmo
+from kosmo import plot_units
 from namelists import sedov3d
 
 
@@ -131,7 +132,10 @@ def test_projection_plot_writes_a_png(uniform_run, tmp_path):
     assert result.filename == tmp_path / "p.png" and result.values.shape == (128, 128)
     assert png_size(result.filename) == (640, 480)
     assert result.norm.vmin == pytest.approx(result.values.min()) and result.axis == "x"
-    assert not isinstance(result.norm, colors.LogNorm)  # values span less than 100x: linear
+    assert isinstance(result.norm, colors.LogNorm)  # every pixel positive: logarithmic by default
+    assert "t = 0.01" in result.axes.get_title()  # not cosmological: the time, in code units
+    signed = kosmo.projection_plot(ds, np.asarray(ds.cells["x"]) - 0.5, axis="z", resolution=32)
+    assert not isinstance(signed.norm, colors.LogNorm)  # negative pixels: linear
     nofile = kosmo.projection_plot(ds, "pressure", axis="z", resolution=64, log=True)
     assert nofile.filename is None and nofile.norm.vmin > 0
     with pytest.raises(ValueError, match="3-D"):
@@ -227,11 +231,24 @@ def test_kosmo_plot_writes_a_png_of_the_requested_size(uniform_run, tmp_path, ki
     assert pixels.shape[:2] == (size[1], size[0]) and pixels.std() > 0.01  # drawn, not blank
 
 
+def test_temperature_is_derived_from_pressure_and_density(uniform_run, tmp_path):
+    """T = mu m_H / k_B * P / rho (code units 1 here): the blast's hot centre and cold outside."""
+    ds = kosmo.load(uniform_run / "output_00002")
+    ratio = np.asarray(ds.cells["pressure"]) / np.asarray(ds.cells["density"])
+    expected = plot_units.IONISED_PRIMORDIAL_MU * 1.66e-24 / 1.38062e-16 * ratio
+    np.testing.assert_allclose(plot_units.temperature(ds), expected, rtol=1e-14)
+    result = kosmo_plot([str(uniform_run / "output_00002"), "--field", "temperature", "--kind", "projection",
+                         "--resolution", "64"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert png_size(tmp_path / "projection_temperature_00002.png") == (640, 480)
+
+
 def test_kosmo_plot_default_name_and_errors(uniform_run, tmp_path):
     result = kosmo_plot([str(uniform_run / "output_00002"), "--kind", "projection", "--levels", "4"], tmp_path)
     assert result.returncode == 0, result.stderr
     assert png_size(tmp_path / "projection_density_00002.png") == (640, 480)
-    bad = kosmo_plot([str(uniform_run / "output_00002"), "--field", "temperature"], tmp_path)
-    assert bad.returncode == 2 and "kosmo-plot: error: " in bad.stderr and "temperature" in bad.stderr
+    bad = kosmo_plot([str(uniform_run / "output_00002"), "--field", "no_such_field"], tmp_path)
+    assert bad.returncode == 2 and "kosmo-plot: error: " in bad.stderr and "no_such_field" in bad.stderr
+    assert "temperature" in bad.stderr  # listed among the available (derived) fields
     bad_size = kosmo_plot([str(uniform_run / "output_00002"), "--size", "big"], tmp_path)
     assert bad_size.returncode == 2 and "WIDTHxHEIGHT" in bad_size.stderr
