@@ -124,7 +124,7 @@ def slice_plot(
         raise ValueError("a 2-D dataset lies in the x-y plane: slice it along z")
     if resolution < 1:
         raise ValueError(f"resolution must be positive, got {resolution}")
-    box = ds.box_size
+    box = np.asarray(ds.box_size, dtype=float)
     if coordinate is None:
         coordinate = 0.5 * box[normal]
     if not 0.0 <= coordinate <= box[normal]:
@@ -159,7 +159,8 @@ def slice_plot(
     figure.colorbar(image, ax=axes, label=_label(ds, field))
     axes.set_xlabel(f"{_NAMES[horizontal]} [{length_name}]")
     axes.set_ylabel(f"{_NAMES[vertical]} [{length_name}]")
-    where = f", {axis} = {coordinate * length_factor:.4g}" if ds.ndim == 3 else ""
+    unit = " Mpc/h" if length_name.startswith("Mpc") else ""
+    where = f", slice at {axis} = {coordinate * length_factor:.4g}{unit}" if ds.ndim == 3 else ""
     title = f"{field}{where}, {epoch_label(ds)}"
     axes.set_title(title)
     save_with_title(figure, filename, title)
@@ -177,7 +178,7 @@ def _line_plot(ds: Dataset, field: str, filename: pathlib.Path, figure: Figure, 
         axes.stairs(values, edges, baseline=None)
     if log:
         axes.set_yscale("log")
-    axes.set_xlim(0.0, ds.box_size[0])
+    axes.set_xlim(0.0, float(np.asarray(ds.box_size, dtype=float)[0]))
     axes.set_xlabel("x [code length]")
     axes.set_ylabel(_label(ds, field))
     title = f"{field}, {epoch_label(ds)}"

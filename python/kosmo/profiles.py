@@ -78,7 +78,7 @@ def densest_halo_centre(ds: Dataset) -> np.ndarray:
 
 def _centre(ds: Dataset, center: Sequence[float] | str | None) -> np.ndarray:
     if center is None:
-        return 0.5 * ds.box_size[: ds.ndim]
+        return 0.5 * np.asarray(ds.box_size, dtype=float)[: ds.ndim]
     if isinstance(center, str):
         if center != "max":
             raise ValueError(f"center must be coordinates or 'max', not {center!r}")
@@ -96,7 +96,7 @@ def cell_radius(ds: Dataset, center: Sequence[float] | None = None, periodic: bo
     cells = ds.cells
     offset = np.stack([np.asarray(cells[name], dtype=float) for name in "xyz"[: ds.ndim]], axis=1) - centre
     if periodic:
-        box = ds.box_size[: ds.ndim]
+        box = np.asarray(ds.box_size, dtype=float)[: ds.ndim]
         offset -= box * np.round(offset / box)
     return np.sqrt(np.sum(offset * offset, axis=1))
 

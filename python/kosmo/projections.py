@@ -76,7 +76,7 @@ def _image_shape(ds: Dataset, normal: int, resolution: int) -> tuple[int, int, f
     pixels are as square as the box allows, as in slice_plot."""
     if resolution < 1:
         raise ValueError(f"resolution must be positive, got {resolution}")
-    box = ds.box_size
+    box = np.asarray(ds.box_size, dtype=float)
     horizontal, vertical = _PLANE[normal]
     columns = int(resolution)
     rows = max(1, int(round(resolution * box[vertical] / box[horizontal])))
