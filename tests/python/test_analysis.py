@@ -252,3 +252,31 @@ def test_kosmo_plot_default_name_and_errors(uniform_run, tmp_path):
     assert "temperature" in bad.stderr  # listed among the available (derived) fields
     bad_size = kosmo_plot([str(uniform_run / "output_00002"), "--size", "big"], tmp_path)
     assert bad_size.returncode == 2 and "WIDTHxHEIGHT" in bad_size.stderr
+
+
+# ---- dark-matter projections with adaptive smoothing -------------------------------------------
+
+
+def test_adaptive_smoothing_follows_the_particle_spacing_and_conserves_mass():
+    """A 16^3 lattice (spacing 1/16) plus a clump of 256 particles of radius 0.02: lattice
+    particles get the kernel radius 2 x spacing (their cloud never holds 8 particles' mass), the
+    clump's are far smaller; the image has no empty pixel and holds every particle's mass."""
+    from types import SimpleNamespace
+
+    from kosmo.particle_projection import particle_projection, smoothing_radii
+    rng = np.random.default_rng(5)
+    lattice = (np.stack(np.meshgrid(*[np.arange(16)] * 3, indexing="ij"), axis=-1).reshape(-1, 3) + 0.5) / 16
+    clump = np.array([0.3, 0.6, 0.5]) + 0.02 * rng.uniform(-1.0, 1.0, (256, 3)) / np.sqrt(3.0)
+    positions = np.concatenate([lattice, clump])
+    masses = np.ones(len(positions))
+    radii = smoothing_radii(positions, masses, 1.0)
+    far = np.linalg.norm(lattice - [0.3, 0.6, 0.5], axis=1) > 0.3
+    np.testing.assert_allclose(radii[: len(lattice)][far], 2.0 / 16, rtol=1e-12)
+    assert np.median(radii[len(lattice):]) < 0.25 * 2.0 / 16
+    fake = SimpleNamespace(box_size=np.ones(3), particles={"x": positions[:, 0], "y": positions[:, 1],
+                                                          "z": positions[:, 2], "mass": masses})
+    image, extent = particle_projection(fake, "z", 64)
+    assert extent == (0.0, 1.0, 0.0, 1.0) and (image > 0.0).all()
+    assert image.sum() / 64 ** 2 == pytest.approx(masses.sum(), rel=1e-12)
+    # The clump's column (x = 0.3, y = 0.6: row 38, column 19) is the brightest pixel.
+    assert np.unravel_index(np.argmax(image), image.shape) == (int(0.6 * 64), int(0.3 * 64))
