@@ -1,6 +1,11 @@
 """``kosmo-plot``: a slice, projection or radial profile of one snapshot field, as a PNG, from the
 shell. ``kosmo-plot output_00002 --field density --kind projection --axis z -o rho.png``.
 
+Fields: the output's cell fields, ``temperature`` (derived from pressure and density:
+kosmo.plot_units) and ``particle_density`` (the dark matter: a projection with adaptive smoothing,
+or a profile of the mass in spherical shells). ``--center max`` centres a profile on the densest
+halo.
+
 Also runs as ``python -m kosmo.cli ...`` (no installed entry point needed)."""
 
 from __future__ import annotations
@@ -12,13 +17,21 @@ import sys
 from typing import Sequence
 
 from .dataset import load
+from .particle_projection import particle_projection_plot
+from .plot_units import is_cosmological
 from .plots import slice_plot
-from .profiles import profile_plot
+from .profiles import PARTICLE_DENSITY_FIELDS, profile_plot
 from .projections import projection_plot
 
 
-def _numbers(text: str) -> list[float]:
-    return [float(item) for item in text.split(",")]
+def _centre(text: str) -> list[float] | str:
+    """``x,y,z`` (code length) or ``max`` (the densest halo)."""
+    if text.strip().lower() == "max":
+        return "max"
+    try:
+        return [float(item) for item in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"center must be x,y,z or max, not {text!r}") from None
 
 
 def _region(text: str) -> list[tuple[float, float]]:
@@ -45,8 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Write a PNG of a kosmo snapshot field: a slice, a projection along an axis "
                     "or a radial profile.")
     parser.add_argument("output", help="output_NNNNN directory, its info_NNNNN.txt or kosmo_NNNNN.h5")
-    parser.add_argument("--field", "-f", default="density", help="cell field to plot (default density)")
-    parser.add_argument("--kind", "-k", choices=("slice", "projection", "profile"), default="slice")
+    parser.add_argument("--field", "-f", default="density",
+                        help="cell field, temperature or particle_density (default density)")
+    parser.add_argument("--kind", "-k", choices=("slice", "projection", "profile"),
+                        help="default: projection for particle_density, else slice")
     parser.add_argument("--axis", "-a", choices=("x", "y", "z"), default="z",
                         help="slice normal / projection axis (default z)")
     parser.add_argument("--output", "-o", dest="png", type=pathlib.Path,
@@ -58,9 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--log", action=argparse.BooleanOptionalAction, default=None,
                         help="logarithmic colour/value scale (projection default: automatic)")
     parser.add_argument("--coordinate", type=float, help="slice position along the axis (default: box centre)")
-    parser.add_argument("--weight", help="projection: weight field (e.g. density); "
+    parser.add_argument("--weight", help="projection: weight field (e.g. density; temperature defaults to density); "
                                          "profile: volume, mass or none (default volume)")
-    parser.add_argument("--center", type=_numbers, help="profile centre x,y,z (default: box centre)")
+    parser.add_argument("--center", type=_centre,
+                        help="profile centre x,y,z, or max for the densest halo (default: box centre)")
     parser.add_argument("--bins", type=int, default=32, help="profile shells (default 32)")
     parser.add_argument("--rmax", type=float, help="profile outer radius (default: farthest cell)")
     parser.add_argument("--levels", type=int, help="read only levels 1..LEVELS (coarser view)")
@@ -76,20 +92,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         ds = load(args.output, levels=args.levels, region=args.region)
-        png = args.png or pathlib.Path(f"{args.kind}_{args.field}_{ds.output_number:05d}.png")
+        particles = args.field in PARTICLE_DENSITY_FIELDS
+        kind = args.kind or ("projection" if particles else "slice")
+        png = args.png or pathlib.Path(f"{kind}_{args.field}_{ds.output_number:05d}.png")
         width, height = args.size
         figure = {"figsize": (width / 100.0, height / 100.0), "dpi": 100}
-        if args.kind == "slice":
+        if particles and kind == "slice":
+            raise ValueError(f"{args.field} is drawn as a projection or a profile (--kind projection|profile)")
+        if kind == "slice":
             slice_plot(ds, args.field, axis=args.axis, coordinate=args.coordinate, filename=png,
                        resolution=args.resolution, log=bool(args.log), **figure)
-        elif args.kind == "projection":
-            projection_plot(ds, args.field, axis=args.axis, weight=args.weight, resolution=args.resolution,
+        elif kind == "projection" and particles:
+            particle_projection_plot(ds, axis=args.axis, resolution=args.resolution, filename=png, log=args.log,
+                                     **figure)
+        elif kind == "projection":
+            weight = args.weight or ("density" if args.field == "temperature" else None)
+            projection_plot(ds, args.field, axis=args.axis, weight=weight, resolution=args.resolution,
                             filename=png, log=args.log, **figure)
         else:
             weight = args.weight or "volume"
             profile_plot(ds, args.field, center=args.center, bins=args.bins,
                          weight=None if weight.lower() == "none" else weight, rmax=args.rmax,
-                         filename=png, log=bool(args.log), **figure)
+                         periodic=is_cosmological(ds), filename=png, log=bool(args.log), **figure)
     except (OSError, KeyError, ValueError) as error:
         parser.exit(2, f"kosmo-plot: error: {error}\n")
     print(png)

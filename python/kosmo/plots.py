@@ -14,6 +14,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from .dataset import Dataset
+from .plot_units import cell_field, epoch_label, field_units, length_unit
 
 _AXES = {"x": 0, "y": 1, "z": 2}
 # In-plane axes (horizontal, vertical) of a slice normal to each axis.
@@ -37,23 +38,30 @@ class SliceResult:
 
 
 def _label(ds: Dataset, field: str) -> str:
-    if field in ds.fields:
-        units = ds.fields[field].units
-    elif field in ("x", "y", "z", "dx"):
+    if field in ("x", "y", "z", "dx"):
         units = "code length"
     else:
-        units = ""
+        units = field_units(ds, field)
     return f"{field} [{units}]" if units else field
 
 
+def save_with_title(figure: Figure, filename: str | pathlib.Path, title: str) -> pathlib.Path:
+    """Write the figure as a PNG whose text metadata "Title" is `title` (what the plot shows and
+    when, e.g. "z = 0.00"), so that tools and tests can read it without looking at the pixels."""
+    path = pathlib.Path(filename)
+    figure.savefig(path, dpi=figure.dpi, metadata={"Title": title})
+    return path
+
+
 def sample_leaf_cells(ds: Dataset, field: str, points: np.ndarray) -> np.ndarray:
-    """Values of `field` in the leaf cells that contain `points` ((n, ndim) in code length).
+    """Values of `field` (a stored or derived field: plot_units.cell_field) in the leaf cells
+    that contain `points` ((n, ndim) in code length).
 
     Per level, the leaf cells' integer coordinates are encoded as int64 keys and sorted; each
     point's key at that level is looked up with np.searchsorted. Leaves tile the box, so every
     point inside it is found at exactly one level. Points on a face go to the upper cell.
     """
-    values = ds.cells[field]
+    values = cell_field(ds, field)
     points = np.asarray(points, dtype=float).reshape(-1, ds.ndim)
     extent = np.array([ds.nx, ds.ny, ds.nz][: ds.ndim], dtype=np.int64)
     result = np.full(len(points), np.nan)
@@ -95,11 +103,12 @@ def slice_plot(
     the box centre). Each pixel shows the leaf cell containing its centre. The image has
     `resolution` pixels along its horizontal axis (slice normal to z: x horizontal, y vertical;
     normal to y: x, z; normal to x: y, z), square pixels, axes in code length and a colour bar
-    labelled with the field's name and units. 2-D data can only be sliced along z (the plane
+    labelled with the field's name and units (fields derived from the stored ones, such as
+    temperature, included: plot_units). In a cosmological run the axes are in comoving Mpc/h and the
+    title gives the redshift (also the PNG's "Title" metadata). 2-D data can only be sliced along z (the plane
     itself). For 1-D data the field is drawn against x instead (cell by cell, as steps). The
     figure is `figsize` inches at `dpi` (default 640 x 480 pixels)."""
-    if field not in ds.cells:
-        raise KeyError(f"no field {field!r}; available: {', '.join(ds.cells)}")
+    cell_field(ds, field)  # a KeyError naming the available fields before anything is drawn
     filename = pathlib.Path(filename)
     figure = Figure(figsize=figsize, dpi=dpi)
     FigureCanvasAgg(figure)
@@ -115,7 +124,7 @@ def slice_plot(
         raise ValueError("a 2-D dataset lies in the x-y plane: slice it along z")
     if resolution < 1:
         raise ValueError(f"resolution must be positive, got {resolution}")
-    box = ds.box_size
+    box = np.asarray(ds.box_size, dtype=float)
     if coordinate is None:
         coordinate = 0.5 * box[normal]
     if not 0.0 <= coordinate <= box[normal]:
@@ -144,29 +153,35 @@ def slice_plot(
         norm = colors.Normalize(vmin=shown.min(), vmax=shown.max())
     colormap = matplotlib.colormaps[cmap]
     extent = (0.0, float(box[horizontal]), 0.0, float(box[vertical]))
-    image = axes.imshow(shown, origin="lower", extent=extent, norm=norm, cmap=colormap, interpolation="nearest")
+    length_factor, length_name = length_unit(ds)
+    shown_extent = tuple(length_factor * bound for bound in extent)
+    image = axes.imshow(shown, origin="lower", extent=shown_extent, norm=norm, cmap=colormap, interpolation="nearest")
     figure.colorbar(image, ax=axes, label=_label(ds, field))
-    axes.set_xlabel(f"{_NAMES[horizontal]} [code length]")
-    axes.set_ylabel(f"{_NAMES[vertical]} [code length]")
-    where = f", {axis} = {coordinate:.4g}" if ds.ndim == 3 else ""
-    axes.set_title(f"{field}{where}, t = {ds.time:.4g}")
-    figure.savefig(filename, dpi=figure.dpi)
+    axes.set_xlabel(f"{_NAMES[horizontal]} [{length_name}]")
+    axes.set_ylabel(f"{_NAMES[vertical]} [{length_name}]")
+    unit = " Mpc/h" if length_name.startswith("Mpc") else ""
+    where = f", slice at {axis} = {coordinate * length_factor:.4g}{unit}" if ds.ndim == 3 else ""
+    title = f"{field}{where}, {epoch_label(ds)}"
+    axes.set_title(title)
+    save_with_title(figure, filename, title)
     return SliceResult(filename, figure, axes, values, extent, norm, colormap)
 
 
 def _line_plot(ds: Dataset, field: str, filename: pathlib.Path, figure: Figure, axes, log: bool) -> SliceResult:
     cells = ds.cells
-    order = np.argsort(cells.x, kind="stable")
-    x, dx, values = cells.x[order], cells.dx[order], cells[field][order]
+    order = np.argsort(np.asarray(cells["x"]), kind="stable")
+    x, dx = np.asarray(cells["x"], dtype=float)[order], np.asarray(cells["dx"], dtype=float)[order]
+    values = cell_field(ds, field)[order]
     if x.size:
         # Leaves tile the line, so the cells' left faces plus the last right face are the edges.
         edges = np.append(x - 0.5 * dx, x[-1] + 0.5 * dx[-1])
         axes.stairs(values, edges, baseline=None)
     if log:
         axes.set_yscale("log")
-    axes.set_xlim(0.0, ds.box_size[0])
+    axes.set_xlim(0.0, float(np.asarray(ds.box_size, dtype=float)[0]))
     axes.set_xlabel("x [code length]")
     axes.set_ylabel(_label(ds, field))
-    axes.set_title(f"{field}, t = {ds.time:.4g}")
-    figure.savefig(filename, dpi=figure.dpi)
+    title = f"{field}, {epoch_label(ds)}"
+    axes.set_title(title)
+    save_with_title(figure, filename, title)
     return SliceResult(filename, figure, axes, None, None, None, None)

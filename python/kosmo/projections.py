@@ -26,7 +26,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from .dataset import Dataset
-from .plots import _AXES, _NAMES, _PLANE
+from .plot_units import cell_field, epoch_label, field_units, length_unit, surface_density_unit
+from .plots import _AXES, _NAMES, _PLANE, save_with_title
 
 #: Most (cell, column, row) overlap terms formed at once; bounds the deposit's memory (~100 MB).
 _CHUNK_TERMS = 4_000_000
@@ -48,18 +49,25 @@ class ProjectionResult:
     cmap: colors.Colormap
     axis: str
     weight: str | None
+    #: The colour bar shows ``values * unit_factor`` in ``units`` (physical units where the output
+    #: has them: plot_units); ``values`` stay in code units.
+    unit_factor: float = 1.0
+    units: str = ""
 
 
 def _cell_values(ds: Dataset, values: str | np.ndarray, what: str) -> np.ndarray:
-    """A field of the leaf cells, by name or as an array with one value per leaf cell."""
+    """A field of the leaf cells (stored or derived: plot_units.cell_field), by name or as an array
+    with one value per leaf cell."""
     cells = ds.cells
     if isinstance(values, str):
-        if values not in cells:
-            raise KeyError(f"no {what} {values!r}; available: {', '.join(cells)}")
-        return np.asarray(cells[values], dtype=float)
+        try:
+            return cell_field(ds, values)
+        except KeyError as error:
+            raise KeyError(f"no {what} {values!r}: {error.args[0]}") from None
     array = np.asarray(values, dtype=float)
-    if array.shape != (cells.ncells,):
-        raise ValueError(f"{what} array has shape {array.shape}; expected ({cells.ncells},), one per leaf cell")
+    ncells = len(np.asarray(cells["dx"]))
+    if array.shape != (ncells,):
+        raise ValueError(f"{what} array has shape {array.shape}; expected ({ncells},), one per leaf cell")
     return array
 
 
@@ -68,7 +76,7 @@ def _image_shape(ds: Dataset, normal: int, resolution: int) -> tuple[int, int, f
     pixels are as square as the box allows, as in slice_plot."""
     if resolution < 1:
         raise ValueError(f"resolution must be positive, got {resolution}")
-    box = ds.box_size
+    box = np.asarray(ds.box_size, dtype=float)
     horizontal, vertical = _PLANE[normal]
     columns = int(resolution)
     rows = max(1, int(round(resolution * box[vertical] / box[horizontal])))
@@ -116,15 +124,17 @@ def project(
     cells = ds.cells
     f = _cell_values(ds, field, "field")
     w = None if weight is None else _cell_values(ds, weight, "weight")
+    dx = np.asarray(cells["dx"], dtype=float)
+    levels = np.asarray(cells["level"])
     # Per cell: what it deposits per unit footprint area (the column contribution f dx, or
     # f w dx and w dx with a weight).
-    quantities = [f * cells.dx] if w is None else [f * w * cells.dx, w * cells.dx]
+    quantities = [f * dx] if w is None else [f * w * dx, w * dx]
     images = [np.zeros(rows * columns) for _ in quantities]
-    low_h = cells[_NAMES[horizontal]] - 0.5 * cells.dx
-    low_v = cells[_NAMES[vertical]] - 0.5 * cells.dx
+    low_h = np.asarray(cells[_NAMES[horizontal]], dtype=float) - 0.5 * dx
+    low_v = np.asarray(cells[_NAMES[vertical]], dtype=float) - 0.5 * dx
 
-    for level in np.unique(cells.level):
-        members = np.flatnonzero(cells.level == level)
+    for level in np.unique(levels):
+        members = np.flatnonzero(levels == level)
         size = ds.cell_size(int(level))
         span_h = int(np.ceil(size / pixel_h)) + 1
         span_v = int(np.ceil(size / pixel_v)) + 1
@@ -161,21 +171,43 @@ def projection_plot(
     dpi: float = 100,
 ) -> ProjectionResult:
     """Draw the projection of `field` along `axis` (see :func:`project`) with a colour bar, and
-    write it as a PNG when `filename` is given. ``log=None`` picks a logarithmic colour scale
-    when every pixel is positive and the values span more than a factor 100; True or False
-    force it. The figure is `figsize` inches at `dpi` (default 640 x 480 pixels)."""
+    write it as a PNG when `filename` is given. ``log=None`` (default) picks a logarithmic colour
+    scale when every pixel is positive, True or False force it. Units (plot_units): a projected
+    density is shown in M_sun h^-1 (Mpc/h)^-2 (comoving) in a cosmological run, in g/cm^2 when the
+    run has physical units; axes are in comoving Mpc/h in a cosmological run; the title gives
+    the redshift (the time when not cosmological) and is also the PNG's "Title" metadata. The
+    figure is `figsize` inches at `dpi` (default 640 x 480 pixels)."""
     values, extent = project(ds, field, axis, weight, resolution)
     name = field if isinstance(field, str) else "field"
     wname = weight if isinstance(weight, str) or weight is None else "weight"
+    if name == "density" and wname is None:
+        unit_factor, units = surface_density_unit(ds)
+        label = f"projected density [{units}]"
+    else:
+        unit_factor, units = 1.0, field_units(ds, name)
+        if wname is None:
+            label = f"∫ {name} d{axis}" + (f" [{units} × code length]" if units else " [× code length]")
+        else:
+            label = f"{name}, {wname}-weighted along {axis}" + (f" [{units}]" if units else "")
+    title = f"{name} projected along {axis}, {epoch_label(ds)}"
+    return draw_image(ds, values, extent, axis, label, title, unit_factor, units, filename, log, cmap, figsize, dpi,
+                      wname)
 
+
+def draw_image(ds, values: np.ndarray, extent: tuple[float, float, float, float], axis: str, label: str, title: str,
+               unit_factor: float, units: str, filename: str | pathlib.Path | None, log: bool | None, cmap: str,
+               figsize: tuple[float, float], dpi: float, weight: str | None = None) -> ProjectionResult:
+    """Draw a projected image (code units, ``values[row, column]``) scaled by `unit_factor`, with
+    axes in the dataset's length unit, a colour bar labelled `label` and the title `title`."""
+    name = title
     figure = Figure(figsize=figsize, dpi=dpi)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
-    shown = np.ma.masked_invalid(values)
+    shown = np.ma.masked_invalid(values * unit_factor)
     if shown.count() == 0:
         raise ValueError(f"the projection of {name} has no finite pixel (no cell carries weight?)")
     if log is None:
-        log = bool(shown.min() > 0.0 and shown.max() > 100.0 * shown.min())
+        log = bool(shown.min() > 0.0)
     if log:
         shown = np.ma.masked_less_equal(shown, 0.0)
         if shown.count() == 0:
@@ -184,20 +216,16 @@ def projection_plot(
     else:
         norm = colors.Normalize(vmin=shown.min(), vmax=shown.max())
     colormap = matplotlib.colormaps[cmap]
-    image = axes.imshow(shown, origin="lower", extent=extent, norm=norm, cmap=colormap, interpolation="nearest")
-    units = ds.fields[name].units if name in ds.fields else ""
-    if wname is None:
-        label = f"∫ {name} d{axis}" + (f" [{units} × code length]" if units else " [× code length]")
-    else:
-        label = f"{name}, {wname}-weighted along {axis}" + (f" [{units}]" if units else "")
+    length_factor, length_name = length_unit(ds)
+    shown_extent = tuple(length_factor * bound for bound in extent)
+    image = axes.imshow(shown, origin="lower", extent=shown_extent, norm=norm, cmap=colormap, interpolation="nearest")
     figure.colorbar(image, ax=axes, label=label)
     normal = _AXES[axis]
     horizontal, vertical = _PLANE[normal]
-    axes.set_xlabel(f"{_NAMES[horizontal]} [code length]")
-    axes.set_ylabel(f"{_NAMES[vertical]} [code length]")
-    axes.set_title(f"{name} projected along {axis}, t = {ds.time:.4g}")
+    axes.set_xlabel(f"{_NAMES[horizontal]} [{length_name}]")
+    axes.set_ylabel(f"{_NAMES[vertical]} [{length_name}]")
+    axes.set_title(title)
     path = None
     if filename is not None:
-        path = pathlib.Path(filename)
-        figure.savefig(path, dpi=figure.dpi)
-    return ProjectionResult(path, figure, axes, values, extent, norm, colormap, axis, wname)
+        path = save_with_title(figure, filename, title)
+    return ProjectionResult(path, figure, axes, values, extent, norm, colormap, axis, weight, unit_factor, units)

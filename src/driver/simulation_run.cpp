@@ -15,6 +15,7 @@
 #include "driver/mesh_report.hpp"
 #include "driver/run_summary.hpp"
 #include "driver/mesh_update_report.hpp"
+#include "driver/progress_report.hpp"
 #include "hydro/hydro_restart_conversion.hpp"
 #include "hydro/initial_regions.hpp"
 #include "io/namelist_copy.hpp"
@@ -206,6 +207,8 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   const double initial_energy = initial[static_cast<std::size_t>(D) + 1] + sim.potential_energy();
   // tau < 0 before today in cosmological runs: compare with a tolerance on the step, not on tend.
   const double end_tolerance = 1e-12 * std::max(std::fabs(tend), std::fabs(sim.time()));
+  const ProgressReport progress = make_progress_report(sim.cosmology(), sim.time(), tend, sim.step(), nstepmax);
+  const auto loop_start = Clock::now();
   while (sim.time() < tend - end_tolerance && sim.step() < nstepmax) {
     const auto start = Clock::now();
     double dt = sim.courant_time_step();
@@ -213,6 +216,9 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
     dt = std::min(schedule.limit_time_step(sim.time(), dt), tend - sim.time());
     sim.advance(dt);
     log_step(sim, comm, rank, dt, initial, initial_energy, log);
+    if (rank == 0)
+      log << progress.line(progress_value(sim.cosmology(), sim.time()), sim.step(),
+                           std::chrono::duration<double>(Clock::now() - loop_start).count()) << std::flush;
     const JobDecision decision = job.check();  // collective
     if (schedule.due(sim.time(), sim.step()) || decision.write_output) output();
     if (decision.write_output && rank == 0) log << " Job control: " << decision.reason << "\n" << std::flush;

@@ -16,6 +16,7 @@ from matplotlib import colors
 from matplotlib import image as mpimg
 
 import kosmo
+from kosmo import plot_units
 from namelists import sedov3d
 
 
@@ -131,7 +132,10 @@ def test_projection_plot_writes_a_png(uniform_run, tmp_path):
     assert result.filename == tmp_path / "p.png" and result.values.shape == (128, 128)
     assert png_size(result.filename) == (640, 480)
     assert result.norm.vmin == pytest.approx(result.values.min()) and result.axis == "x"
-    assert not isinstance(result.norm, colors.LogNorm)  # values span less than 100x: linear
+    assert isinstance(result.norm, colors.LogNorm)  # every pixel positive: logarithmic by default
+    assert "t = 0.01" in result.axes.get_title()  # not cosmological: the time, in code units
+    signed = kosmo.projection_plot(ds, np.asarray(ds.cells["x"]) - 0.5, axis="z", resolution=32)
+    assert not isinstance(signed.norm, colors.LogNorm)  # negative pixels: linear
     nofile = kosmo.projection_plot(ds, "pressure", axis="z", resolution=64, log=True)
     assert nofile.filename is None and nofile.norm.vmin > 0
     with pytest.raises(ValueError, match="3-D"):
@@ -227,11 +231,52 @@ def test_kosmo_plot_writes_a_png_of_the_requested_size(uniform_run, tmp_path, ki
     assert pixels.shape[:2] == (size[1], size[0]) and pixels.std() > 0.01  # drawn, not blank
 
 
+def test_temperature_is_derived_from_pressure_and_density(uniform_run, tmp_path):
+    """T = mu m_H / k_B * P / rho (code units 1 here): the blast's hot centre and cold outside."""
+    ds = kosmo.load(uniform_run / "output_00002")
+    ratio = np.asarray(ds.cells["pressure"]) / np.asarray(ds.cells["density"])
+    expected = plot_units.IONISED_PRIMORDIAL_MU * 1.66e-24 / 1.38062e-16 * ratio
+    np.testing.assert_allclose(plot_units.temperature(ds), expected, rtol=1e-14)
+    result = kosmo_plot([str(uniform_run / "output_00002"), "--field", "temperature", "--kind", "projection",
+                         "--resolution", "64"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert png_size(tmp_path / "projection_temperature_00002.png") == (640, 480)
+
+
 def test_kosmo_plot_default_name_and_errors(uniform_run, tmp_path):
     result = kosmo_plot([str(uniform_run / "output_00002"), "--kind", "projection", "--levels", "4"], tmp_path)
     assert result.returncode == 0, result.stderr
     assert png_size(tmp_path / "projection_density_00002.png") == (640, 480)
-    bad = kosmo_plot([str(uniform_run / "output_00002"), "--field", "temperature"], tmp_path)
-    assert bad.returncode == 2 and "kosmo-plot: error: " in bad.stderr and "temperature" in bad.stderr
+    bad = kosmo_plot([str(uniform_run / "output_00002"), "--field", "no_such_field"], tmp_path)
+    assert bad.returncode == 2 and "kosmo-plot: error: " in bad.stderr and "no_such_field" in bad.stderr
+    assert "temperature" in bad.stderr  # listed among the available (derived) fields
     bad_size = kosmo_plot([str(uniform_run / "output_00002"), "--size", "big"], tmp_path)
     assert bad_size.returncode == 2 and "WIDTHxHEIGHT" in bad_size.stderr
+
+
+# ---- dark-matter projections with adaptive smoothing -------------------------------------------
+
+
+def test_adaptive_smoothing_follows_the_particle_spacing_and_conserves_mass():
+    """A 16^3 lattice (spacing 1/16) plus a clump of 256 particles of radius 0.02: lattice
+    particles get the kernel radius 2 x spacing (their cloud never holds 8 particles' mass), the
+    clump's are far smaller; the image has no empty pixel and holds every particle's mass."""
+    from types import SimpleNamespace
+
+    from kosmo.particle_projection import particle_projection, smoothing_radii
+    rng = np.random.default_rng(5)
+    lattice = (np.stack(np.meshgrid(*[np.arange(16)] * 3, indexing="ij"), axis=-1).reshape(-1, 3) + 0.5) / 16
+    clump = np.array([0.3, 0.6, 0.5]) + 0.02 * rng.uniform(-1.0, 1.0, (256, 3)) / np.sqrt(3.0)
+    positions = np.concatenate([lattice, clump])
+    masses = np.ones(len(positions))
+    radii = smoothing_radii(positions, masses, 1.0)
+    far = np.linalg.norm(lattice - [0.3, 0.6, 0.5], axis=1) > 0.3
+    np.testing.assert_allclose(radii[: len(lattice)][far], 2.0 / 16, rtol=1e-12)
+    assert np.median(radii[len(lattice):]) < 0.25 * 2.0 / 16
+    fake = SimpleNamespace(box_size=np.ones(3), particles={"x": positions[:, 0], "y": positions[:, 1],
+                                                          "z": positions[:, 2], "mass": masses})
+    image, extent = particle_projection(fake, "z", 64)
+    assert extent == (0.0, 1.0, 0.0, 1.0) and (image > 0.0).all()
+    assert image.sum() / 64 ** 2 == pytest.approx(masses.sum(), rel=1e-12)
+    # The clump's column (x = 0.3, y = 0.6: row 38, column 19) is the brightest pixel.
+    assert np.unravel_index(np.argmax(image), image.shape) == (int(0.6 * 64), int(0.3 * 64))

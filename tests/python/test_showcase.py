@@ -1,15 +1,21 @@
 """`./kosmo run` with no namelist: the showcase cosmological box (examples/cosmology_box.nml) from
 z = 50 to z = 0 on two ranks through the launcher, its outputs at the requested expansion factors,
-and the projection image the launcher draws at the end."""
+its run log (a progress line per step, no build chatter), the pictures the launcher draws at the
+end (python/kosmo/showcase.py) and kosmo-plot on its outputs."""
 import os
 import re
 import subprocess
+import sys
 
 import numpy as np
 import pytest
+from matplotlib import image as mpimg
+from PIL import Image
 
 import kosmo
 from conftest import BUILD_DIR, SOURCE_DIR
+from kosmo.particle_projection import dark_matter, particle_projection
+from kosmo.plot_units import surface_density_unit
 
 STEP = re.compile(r"^ Main step=\s*(\d+) .* mcons=\s*(\S+) .* a=\s*(\S+) z=\s*(\S+) npart=(\d+)", re.M)
 
@@ -57,8 +63,76 @@ def test_outputs_at_the_requested_expansion_factors(showcase):
     assert projected[1] > 3 * projected[0]
 
 
-def test_the_launcher_draws_the_projection(showcase):
+PROGRESS = re.compile(r"^ Progress: +(\d+\.\d)% \(a=(\S+) of (\S+)\), .* elapsed, ETA (.+)$", re.M)
+
+
+def test_every_step_line_is_followed_by_a_progress_line_and_no_build_chatter(showcase):
+    _, stdout = showcase
+    lines = stdout.splitlines()
+    steps = [i for i, line in enumerate(lines) if line.startswith(" Main step=")]
+    assert all(PROGRESS.match(lines[i + 1]) for i in steps)
+    progress = PROGRESS.findall(stdout)
+    assert len(progress) == len(steps)
+    done = [float(p[0]) for p in progress]
+    assert done == sorted(done) and done[-1] == 100.0 and progress[-1][3] == "0 s"
+    assert all(float(p[2]) == pytest.approx(1.0) for p in progress)  # toward aend = last aout = 1
+    assert all(p[3] != "unknown" for p in progress)
+    # The compiler's progress goes to build/build.log, never into the run's output.
+    assert not re.search(r"Built target|Linking CXX|Scanning dependencies|^\[ *\d+%\]", stdout, re.M)
+    assert lines[0].strip(), "the run log starts with the banner"
+
+
+def title_of(png) -> str:
+    """The "Title" text chunk of a PNG (savefig's metadata)."""
+    with Image.open(png) as image:
+        return image.text.get("Title", "")
+
+
+@pytest.mark.parametrize("name", ["showcase_projection.png", "showcase_power_spectrum.png"])
+def test_the_launcher_draws_the_pictures_titled_with_the_redshift(showcase, name):
     where, stdout = showcase
-    image = where / "showcase_projection.png"
-    assert image.is_file() and image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "showcase_projection.png" in stdout
+    png = where / name
+    assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert 10_000 < png.stat().st_size <= 300_000
+    pixels = mpimg.imread(png)
+    assert not np.isnan(pixels).any() and pixels[..., :3].std() > 0.05  # drawn, not blank
+    assert "z = 0.00" in title_of(png) and "50 Mpc/h" in title_of(png)
+    summary = [line for line in stdout.splitlines() if line.startswith(" Showcase,")]
+    assert len(summary) == 1 and name in summary[0] and "z = 0.00" in summary[0]
+
+
+def test_the_dark_matter_image_has_no_empty_pixel_and_the_box_mass_in_solar_masses(showcase):
+    where, _ = showcase
+    ds = kosmo.load(where / "output_00004")
+    surface, extent = particle_projection(ds, "z", 256)
+    assert (surface > 0.0).all()
+    pixel_area = (extent[1] / 256) ** 2
+    assert surface.sum() * pixel_area == pytest.approx(dark_matter(ds)[1].sum(), rel=1e-12)  # every particle's mass
+    # Comoving M_sun/h per (Mpc/h)^2: the mean column is rho_crit (Omega_m - Omega_b) L with
+    # rho_crit = 2.775e11 h^2 M_sun / Mpc^3 and L = 50 Mpc/h (0.1 %: RAMSES' rounded constants).
+    factor, units = surface_density_unit(ds)
+    assert "M" in units and "Mpc/h" in units
+    assert surface.mean() * factor == pytest.approx(2.775e11 * (0.3 - 0.045) * 50.0, rel=2e-3)
+
+
+def kosmo_plot(args, cwd):
+    return subprocess.run([sys.executable, "-m", "kosmo.cli", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_kosmo_plot_temperature_and_the_densest_halo_profile(showcase, tmp_path):
+    where, _ = showcase
+    result = kosmo_plot([str(where / "output_00003"), "--field", "temperature"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    png = tmp_path / "slice_temperature_00003.png"
+    assert result.stdout.strip() == png.name and mpimg.imread(png)[..., :3].std() > 0.01
+    assert title_of(png).startswith("temperature") and "z = 1.00" in title_of(png)
+    # The dark matter around the densest halo: a steep profile whose centre is far above the mean.
+    profile_png = tmp_path / "halo.png"
+    result = kosmo_plot([str(where / "output_00004"), "--field", "particle_density", "--kind", "profile",
+                         "--center", "max", "--bins", "8", "--rmax", "0.04", "--output", str(profile_png)], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "densest halo" in title_of(profile_png) and "z = 0.00" in title_of(profile_png)
+    profile = kosmo.radial_profile(kosmo.load(where / "output_00004"), "particle_density", center="max", bins=8,
+                                   rmax=0.04, periodic=True)
+    assert profile.values[0] > 200.0 and profile.values[0] > 10 * profile.values[-1]
