@@ -13,6 +13,7 @@
 #include "hydro/initial_regions.hpp"
 #include "parallel/cost_function.hpp"
 #include "tracers/tracer_module.hpp"
+#include "feedback/feedback_module.hpp"
 
 namespace kosmo::driver {
 namespace {
@@ -79,6 +80,8 @@ Simulation<D>::Simulation(const core::ParameterSet& params, MPI_Comm comm)
     if (params.get_bool("RUN_PARAMS", "tracer"))
       add_module(std::make_unique<tracers::TracerModule<D>>(params, tree_, mesh_, timers_, particles()->set()));
   }
+  // After star formation, whose supernova events it injects in the same level step.
+  if (params.get_bool("RUN_PARAMS", "hydro")) add_module(std::make_unique<feedback::FeedbackModule<D>>(params, tree_, mesh_, timers_));
 }
 
 template <int D>

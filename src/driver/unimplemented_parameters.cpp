@@ -84,7 +84,6 @@ void declare_blocks(core::SchemaBuilder& schema) {
   schema.declare_unimplemented_block("PHYSICS_PARAMS", "retired by RAMSES, which stops when it finds it",
                                      kRetiredPhysics);
   schema.declare_unimplemented_block("SF_PARAMS", "star formation", kStarFormation);
-  schema.declare_unimplemented_block("FEEDBACK_PARAMS", "supernova feedback", kStarFormation);
   schema.declare_unimplemented_block("SINK_PARAMS", "sink particles", kSinks);
   schema.declare_unimplemented_block("STELLAR_PARAMS", "stellar objects born in sinks", kStellar);
   schema.declare_unimplemented_block("CLUMPFIND_PARAMS", "clump finder", kClumps);
@@ -162,7 +161,7 @@ void declare_keys_of_unimplemented_blocks(core::SchemaBuilder& schema) {
                            {"m_star", "n_star", "t2_star", "g_star", "del_star", "jeans_ncells", "sf_virial",
                             "sf_trelax", "sf_tdiss", "sf_model", "sf_log_properties", "sf_imf", "sf_compressive"});
   schema.add_unimplemented("FEEDBACK_PARAMS", kStarFormation,
-                           {"eta_sn", "eta_ssn", "yield", "rbubble", "f_ek", "ndebris", "f_w", "f_esn", "mass_gmc",
+                           {"eta_sn", "eta_ssn", "yield", "ndebris", "f_esn", "mass_gmc",
                             "kappa_ir", "delayed_cooling", "momentum_feedback", "ir_feedback", "ir_eff", "t_diss",
                             "t_sne", "mass_star_max", "mass_sne_min"});
   schema.add_unimplemented(
