@@ -63,6 +63,33 @@ LeafCells owned_leaf_cells(const core::OctTree<D>& tree, int levelmin) {
   return cells;
 }
 
+template <int D>
+std::vector<BlastImage> blast_images(const core::OctTree<D>& tree, std::span<const SupernovaEvent> events,
+                                     const std::array<double, 3>& lo, const std::array<double, 3>& hi, double rmax) {
+  std::array<double, 3> length{};
+  for (int d = 0; d < D; ++d) length[d] = static_cast<double>(tree.extent(1)[d]) * 2.0 * tree.cell_size(1);
+  int shifts = 1;
+  for (int d = 0; d < D; ++d) shifts *= 3;
+  std::vector<BlastImage> images;
+  for (std::size_t slot = 0; slot < events.size(); ++slot)
+    for (int code = 0; code < shifts; ++code) {
+      BlastImage image;
+      image.event = static_cast<std::int32_t>(slot);
+      image.image = code;
+      bool inside = true;
+      int rest = code;
+      for (int d = 0; d < D; ++d) {
+        const int shift = rest % 3 - 1;
+        rest /= 3;
+        if (shift != 0 && !tree.geometry().periodic[d]) inside = false;
+        image.position[d] = events[slot].position[d] + shift * length[d];
+        if (image.position[d] < lo[d] - rmax || image.position[d] > hi[d] + rmax) inside = false;
+      }
+      if (inside) images.push_back(image);
+    }
+  return images;
+}
+
 std::vector<BudgetRecord> average_sn(const LeafCells& cells, std::span<const BlastImage> images, const SupernovaBins* bins,
                                      double rmax) {
   const std::size_t blocks = (cells.size() + block_cells - 1) / block_cells;
@@ -178,6 +205,12 @@ void sedov_blast(core::OctTree<D>& tree, const GasFields& fields, const LeafCell
   }
 }
 
+template std::vector<BlastImage> blast_images<1>(const core::OctTree<1>&, std::span<const SupernovaEvent>, const std::array<double, 3>&,
+                                                 const std::array<double, 3>&, double);
+template std::vector<BlastImage> blast_images<2>(const core::OctTree<2>&, std::span<const SupernovaEvent>, const std::array<double, 3>&,
+                                                 const std::array<double, 3>&, double);
+template std::vector<BlastImage> blast_images<3>(const core::OctTree<3>&, std::span<const SupernovaEvent>, const std::array<double, 3>&,
+                                                 const std::array<double, 3>&, double);
 template LeafCells owned_leaf_cells<1>(const core::OctTree<1>&, int);
 template LeafCells owned_leaf_cells<2>(const core::OctTree<2>&, int);
 template LeafCells owned_leaf_cells<3>(const core::OctTree<3>&, int);

@@ -16,6 +16,7 @@
 
 #include "core/oct_tree.hpp"
 #include "feedback/supernova_bins.hpp"
+#include "feedback/supernova_event.hpp"
 
 namespace kosmo::feedback {
 
@@ -33,6 +34,13 @@ struct LeafCells {
 
 template <int D>
 LeafCells owned_leaf_cells(const core::OctTree<D>& tree, int levelmin);
+
+// The images of each event (periodic shifts by one box length on periodic axes) within rmax of the
+// box [lo, hi]: the blasts a cell of that box can see. An image is numbered by its shift, the same
+// on every rank.
+template <int D>
+std::vector<BlastImage> blast_images(const core::OctTree<D>& tree, std::span<const SupernovaEvent> events,
+                                     const std::array<double, 3>& lo, const std::array<double, 3>& hi, double rmax);
 
 // What a cell adds to a blast's budget (average_SN): volume, the volume-weighted offset r / r_max
 // and its square per axis.

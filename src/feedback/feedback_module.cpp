@@ -36,36 +36,6 @@ std::array<std::array<double, 3>, 2> bounding_box(const LeafCells& cells, int di
 
 }  // namespace
 
-// The images of each event (periodic shifts by one box length) that lie within rmax of the box
-// [lo, hi]: the blasts a cell of that box can see. An image is numbered by its shift, the same on
-// every rank.
-template <int D>
-std::vector<BlastImage> blast_images(const core::OctTree<D>& tree, std::span<const SupernovaEvent> events,
-                                     const std::array<double, 3>& lo, const std::array<double, 3>& hi, double rmax) {
-  std::array<double, 3> length{};
-  for (int d = 0; d < D; ++d) length[d] = static_cast<double>(tree.extent(1)[d]) * 2.0 * tree.cell_size(1);
-  int shifts = 1;
-  for (int d = 0; d < D; ++d) shifts *= 3;
-  std::vector<BlastImage> images;
-  for (std::size_t slot = 0; slot < events.size(); ++slot)
-    for (int code = 0; code < shifts; ++code) {
-      BlastImage image;
-      image.event = static_cast<std::int32_t>(slot);
-      image.image = code;
-      bool inside = true;
-      int rest = code;
-      for (int d = 0; d < D; ++d) {
-        const int shift = rest % 3 - 1;
-        rest /= 3;
-        if (shift != 0 && !tree.geometry().periodic[d]) inside = false;
-        image.position[d] = events[slot].position[d] + shift * length[d];
-        if (image.position[d] < lo[d] - rmax || image.position[d] > hi[d] + rmax) inside = false;
-      }
-      if (inside) images.push_back(image);
-    }
-  return images;
-}
-
 template <int D>
 FeedbackModule<D>::FeedbackModule(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh,
                                   core::Timers& timers)

@@ -33,10 +33,4 @@ SupernovaBins::SupernovaBins(const std::array<double, 3>& lo, const std::array<d
   }
 }
 
-int SupernovaBins::bin_along(int axis, double x) const {
-  const double u = (x - lo_[axis]) * inverse_width_[axis];
-  if (!(u > 0.0)) return 0;
-  return std::min(bins_[axis] - 1, static_cast<int>(u));
-}
-
 }  // namespace kosmo::feedback

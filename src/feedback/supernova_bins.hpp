@@ -5,6 +5,7 @@
 // every blast that reaches a cell sits in one of the 3^3 bins around the cell's bin. The blasts of
 // a bin are threaded in a linked list (head per bin, next per blast). A flag per bin says whether
 // any of its 27 neighbours holds a blast, so cells far from every supernova cost one load.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -49,7 +50,11 @@ class SupernovaBins {
   }
 
  private:
-  int bin_along(int axis, double x) const;
+  int bin_along(int axis, double x) const {
+    const double u = (x - lo_[axis]) * inverse_width_[axis];
+    if (!(u > 0.0)) return 0;
+    return std::min(bins_[axis] - 1, static_cast<int>(u));
+  }
   std::size_t flat(const std::array<int, 3>& b) const {
     return (static_cast<std::size_t>(b[0]) * static_cast<std::size_t>(bins_[1]) + static_cast<std::size_t>(b[1])) *
                static_cast<std::size_t>(bins_[2]) +
