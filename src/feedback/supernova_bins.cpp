@@ -17,7 +17,7 @@ SupernovaBins::SupernovaBins(const std::array<double, 3>& lo, const std::array<d
   }
   const std::size_t total = static_cast<std::size_t>(bins_[0]) * static_cast<std::size_t>(bins_[1]) * static_cast<std::size_t>(bins_[2]);
   head_.assign(total, -1);
-  neighbourhood_occupied_.assign(total, 0);
+  neighbourhood_occupied_.assign((total + 63) / 64, 0);
   next_.assign(images.size(), -1);
   // Pushed in reverse so each list runs in image order (the order does not change the results,
   // which are sorted by event, but it keeps the lists reproducible).
@@ -29,7 +29,10 @@ SupernovaBins::SupernovaBins(const std::array<double, 3>& lo, const std::array<d
     head_[f] = static_cast<std::int32_t>(n);
     for (int i = std::max(0, b[0] - 1); i <= std::min(bins_[0] - 1, b[0] + 1); ++i)
       for (int j = std::max(0, b[1] - 1); j <= std::min(bins_[1] - 1, b[1] + 1); ++j)
-        for (int k = std::max(0, b[2] - 1); k <= std::min(bins_[2] - 1, b[2] + 1); ++k) neighbourhood_occupied_[flat({i, j, k})] = 1;
+        for (int k = std::max(0, b[2] - 1); k <= std::min(bins_[2] - 1, b[2] + 1); ++k) {
+          const std::size_t bin = flat({i, j, k});
+          neighbourhood_occupied_[bin >> 6] |= std::uint64_t{1} << (bin & 63);
+        }
   }
 }
 

@@ -36,7 +36,7 @@ class SupernovaBins {
   void for_each_candidate(const std::array<double, 3>& x, Visit&& visit) const {
     std::array<int, 3> b{};
     for (int d = 0; d < 3; ++d) b[d] = bin_along(d, x[d]);
-    if (!neighbourhood_occupied_[flat(b)]) return;
+    if (!neighbourhood_occupied(flat(b))) return;
     for (int i = b[0] - 1; i <= b[0] + 1; ++i) {
       if (i < 0 || i >= bins_[0]) continue;
       for (int j = b[1] - 1; j <= b[1] + 1; ++j) {
@@ -55,6 +55,8 @@ class SupernovaBins {
     if (!(u > 0.0)) return 0;
     return std::min(bins_[axis] - 1, static_cast<int>(u));
   }
+  // One bit per bin, so the flags of a 128^3 grid (256 KB) stay in cache while most cells test them.
+  bool neighbourhood_occupied(std::size_t bin) const { return (neighbourhood_occupied_[bin >> 6] >> (bin & 63)) & 1U; }
   std::size_t flat(const std::array<int, 3>& b) const {
     return (static_cast<std::size_t>(b[0]) * static_cast<std::size_t>(bins_[1]) + static_cast<std::size_t>(b[1])) *
                static_cast<std::size_t>(bins_[2]) +
@@ -66,7 +68,7 @@ class SupernovaBins {
   std::array<int, 3> bins_{1, 1, 1};
   std::vector<std::int32_t> head_;  // first image of each bin, -1 when empty
   std::vector<std::int32_t> next_;  // next image of the same bin, -1 at the end
-  std::vector<std::uint8_t> neighbourhood_occupied_;
+  std::vector<std::uint64_t> neighbourhood_occupied_;
 };
 
 }  // namespace kosmo::feedback
