@@ -23,7 +23,8 @@
 
 namespace kosmo::feedback {
 
-// What the last injection put into this rank's cells (for the step log and the tests).
+// What the last injection added to the gas over all ranks: the events' totals (for the tests, and
+// for a step log of the energy injected).
 struct InjectionReport {
   long long events = 0;  // events injected over all ranks
   double mass = 0.0, energy = 0.0, metal_mass = 0.0;
