@@ -13,6 +13,7 @@
 #include "driver/patch_parameters.hpp"
 #include "driver/run_parameters.hpp"
 #include "driver/unimplemented_parameters.hpp"
+#include "feedback/feedback_parameters.hpp"
 #include "gravity/gravity_parameters.hpp"
 #include "hydro/hydro_parameters.hpp"
 #include "io/output_parameters.hpp"
@@ -38,6 +39,7 @@ void declare_parameter_catalogue(SchemaBuilder& schema) {
   schema.declare_module("parallel", &parallel::declare_parameters);
   schema.declare_module("particles", &particles::declare_parameters);
   schema.declare_module("tracers", &tracers::declare_parameters);
+  schema.declare_module("feedback", &feedback::declare_parameters);
   schema.declare_module("star_formation", &star_formation::declare_parameters);
   schema.declare_module("cosmology", &cosmology::declare_parameters);
   schema.declare_module("driver", &driver::declare_unimplemented_parameters);

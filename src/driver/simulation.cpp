@@ -15,6 +15,7 @@
 #include "star_formation/star_formation_module.hpp"
 #include "star_formation/star_formation_parameters.hpp"
 #include "tracers/tracer_module.hpp"
+#include "feedback/feedback_module.hpp"
 
 namespace kosmo::driver {
 namespace {
@@ -84,6 +85,8 @@ Simulation<D>::Simulation(const core::ParameterSet& params, MPI_Comm comm)
     if (star_formation::star_formation_on(params))
       add_module(std::make_unique<star_formation::StarFormationModule<D>>(params, tree_, mesh_, timers_, particles()->set()));
   }
+  // After star formation, whose supernova events it injects in the same level step.
+  if (params.get_bool("RUN_PARAMS", "hydro")) add_module(std::make_unique<feedback::FeedbackModule<D>>(params, tree_, mesh_, timers_));
 }
 
 template <int D>

@@ -57,7 +57,8 @@ void declare_parameters(core::SchemaBuilder& schema) {
       real_key("SF_PARAMS", "del_star", 200.0, at_least(0.0),
                "cosmological runs: the threshold is at least del_star times the mean baryon density"),
   });
-  schema.declare_block("FEEDBACK_PARAMS", "Supernova feedback (docs/galaxy.md).");
+  // &FEEDBACK_PARAMS is declared by the feedback module (declared before this one); these are its rows
+  // that describe the events star formation produces.
   schema.add({
       real_key("FEEDBACK_PARAMS", "eta_sn", 0.0, between(0.0, 0.5),
                "mass fraction of a star particle returned to the gas by its supernovae, t_sne after its birth, with "

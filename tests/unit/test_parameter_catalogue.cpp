@@ -140,6 +140,7 @@ TEST(ParameterCatalogue, EachKeyIsDeclaredByItsModule) {
       {"OUTPUT_PARAMS.outformat", "io"},       {"OUTPUT_PARAMS.aout", "io"},
       {"RUN_PARAMS.tracer", "tracers"},        {"TRACER_PARAMS.tracer_mass", "tracers"},
       {"SF_PARAMS.eps_star", "star_formation"}, {"FEEDBACK_PARAMS.t_sne", "star_formation"},
+      {"FEEDBACK_PARAMS.rbubble", "feedback"}, {"FEEDBACK_PARAMS.sn_binning", "feedback"},
   };
   for (const auto& [key, module] : expected) EXPECT_EQ(module_of.at(key), module) << key;
   std::set<std::string> core_blocks;
@@ -149,7 +150,7 @@ TEST(ParameterCatalogue, EachKeyIsDeclaredByItsModule) {
   std::set<std::string> modules;
   for (const ParameterSpec& spec : parameter_schema()) modules.insert(spec.module);
   EXPECT_EQ(modules,
-            (std::set<std::string>{"core", "cosmology", "driver", "gravity", "hydro", "io", "parallel", "particles", "star_formation", "tracers"}));
+            (std::set<std::string>{"core", "cosmology", "driver", "feedback", "gravity", "hydro", "io", "parallel", "particles", "star_formation", "tracers"}));
 }
 
 TEST(ParameterCatalogue, DeclaringTheCatalogueTwiceIsRefused) {
