@@ -231,7 +231,7 @@ def test_kosmo_plot_default_name_and_errors(uniform_run, tmp_path):
     result = kosmo_plot([str(uniform_run / "output_00002"), "--kind", "projection", "--levels", "4"], tmp_path)
     assert result.returncode == 0, result.stderr
     assert png_size(tmp_path / "projection_density_00002.png") == (640, 480)
-    bad = kosmo_plot([str(uniform_run / "output_00002"), "--field", "temperature"], tmp_path)
-    assert bad.returncode == 2 and "kosmo-plot: error: " in bad.stderr and "temperature" in bad.stderr
+    bad = kosmo_plot([str(uniform_run / "output_00002"), "--field", "entropy_index"], tmp_path)
+    assert bad.returncode == 2 and "kosmo-plot: error: " in bad.stderr and "entropy_index" in bad.stderr
     bad_size = kosmo_plot([str(uniform_run / "output_00002"), "--size", "big"], tmp_path)
     assert bad_size.returncode == 2 and "WIDTHxHEIGHT" in bad_size.stderr
