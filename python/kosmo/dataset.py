@@ -52,8 +52,11 @@ class _Columns(Mapping):
         if name in self._arrays:
             return self._arrays[name]
         if name in self._derived:
+            function = self._derived[name]
+            if not getattr(function, "cached", True):  # depends on a setting that may change
+                return function(self)
             if name not in self._computed:
-                self._computed[name] = self._derived[name](self)
+                self._computed[name] = function(self)
             return self._computed[name]
         raise LookupError(name)
 
@@ -641,8 +644,12 @@ def _derived_cell_fields(ds: Dataset, arrays: dict[str, np.ndarray]) -> dict[str
             ratio = (cells["pressure"] / cells["density"]).to_value("cm**2/s**2")
             return ds.arr(ratio * (_units.HYDROGEN_MASS / _units.BOLTZMANN_CONSTANT), "K")
 
+        def temperature(cells: Cells) -> _units.SnapshotArray:
+            return cells["temperature_over_mu"] * ds.mean_molecular_weight
+
+        temperature.cached = False  # type: ignore[attr-defined]  # follows ds.mean_molecular_weight
         derived["temperature_over_mu"] = temperature_over_mu
-        derived["temperature"] = lambda cells: cells["temperature_over_mu"] * ds.mean_molecular_weight
+        derived["temperature"] = temperature
     if ds._particle_count > 0:
         derived["particle_density"] = lambda cells: _particle_density(ds, cells)
     return derived

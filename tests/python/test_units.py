@@ -213,7 +213,8 @@ def test_temperature_of_uniform_gas_is_the_analytic_value(uniform_gas):
     np.testing.assert_allclose(c.temperature_over_mu.to_value("K"), t2, rtol=1e-13)
     np.testing.assert_allclose(c.temperature.to_value("K"), t2 * 4.0 / (3.0 + 5.0 * 0.76), rtol=1e-13)
     neutral = kosmo.load(uniform_gas.filename)
-    neutral.mean_molecular_weight = 1.22
+    np.testing.assert_allclose(neutral.cells.temperature.to_value("K"), t2 * 4.0 / (3.0 + 5.0 * 0.76), rtol=1e-13)
+    neutral.mean_molecular_weight = 1.22  # the temperature follows mu
     np.testing.assert_allclose(neutral.cells.temperature.to_value("K"), t2 * 1.22, rtol=1e-13)
 
 
