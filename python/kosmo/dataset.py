@@ -17,6 +17,7 @@ import numpy as np
 
 from . import units as _units
 from .cosmology import Cosmology, hubble_time_in_gyr
+from .derived_fields import derived_cell_fields
 
 #: Layout versions this reader understands (root attribute ``format_version``).
 SUPPORTED_FORMAT_VERSIONS = (1,)
@@ -295,7 +296,8 @@ class Dataset:
                               if key in attrs}
             if self.cosmological and "H0" in self.cosmology:
                 self.cosmology["h"] = self.cosmology["H0"] / 100.0
-            self._particle_count = int(f["particles"].attrs["count"]) if "particles" in f else 0
+            #: Number of particles in the snapshot (all of them, whatever ``region`` selects).
+            self.particle_count = int(f["particles"].attrs["count"]) if "particles" in f else 0
 
             fields = f["fields"]
             self.fields: dict[str, FieldInfo] = {
@@ -593,7 +595,7 @@ class Dataset:
             field = np.concatenate(pieces) if pieces else np.zeros(0)
             unit = _units.parse_units(self.fields[name].units, self.unit_registry)
             arrays[name] = field if unit is None else _units.attach_units(field, unit)
-        return Cells(arrays, _derived_cell_fields(self, arrays))
+        return Cells(arrays, derived_cell_fields(self, arrays))
 
     def leaf_cell_index(self, points: np.ndarray) -> np.ndarray:
         """Index in ``cells`` of the leaf cell containing each point ((n, ndim), code length), -1
@@ -631,42 +633,6 @@ class Dataset:
             f"<kosmo.Dataset {self.filename}: ndim={self.ndim} levels {self.levelmin}..{self.levelmax} "
             f"t={self.time:g} step={self.step} fields={list(self.fields)}>"
         )
-
-
-def _derived_cell_fields(ds: Dataset, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
-    """The derived fields (docs/analysis.md, "Units and derived fields") the stored ones allow."""
-    derived: dict[str, Any] = {"cell_volume": lambda cells: cells["dx"] ** ds.ndim}
-    if "density" in arrays:
-        derived["cell_mass"] = lambda cells: cells["density"] * cells["cell_volume"]
-    if "density" in arrays and "pressure" in arrays:
-        def temperature_over_mu(cells: Cells) -> _units.SnapshotArray:
-            # RAMSES' T2 = P / rho (unit_l / unit_t)^2 m_H / k_B, with RAMSES' m_H and k_B.
-            ratio = (cells["pressure"] / cells["density"]).to_value("cm**2/s**2")
-            return ds.arr(ratio * (_units.HYDROGEN_MASS / _units.BOLTZMANN_CONSTANT), "K")
-
-        def temperature(cells: Cells) -> _units.SnapshotArray:
-            return cells["temperature_over_mu"] * ds.mean_molecular_weight
-
-        temperature.cached = False  # type: ignore[attr-defined]  # follows ds.mean_molecular_weight
-        derived["temperature_over_mu"] = temperature_over_mu
-        derived["temperature"] = temperature
-    if ds._particle_count > 0:
-        derived["particle_density"] = lambda cells: _particle_density(ds, cells)
-    return derived
-
-
-def _particle_density(ds: Dataset, cells: Cells) -> _units.SnapshotArray:
-    """The particles' mass in each leaf cell (nearest grid point: each particle's whole mass goes
-    to the leaf cell containing it) over the cell volume: mass is conserved exactly, the sum of
-    particle_density times cell_volume is the particles' total mass (in the loaded region)."""
-    particles = ds.particles
-    points = np.stack([np.asarray(particles[name], dtype=float) for name in _COORDINATES[: ds.ndim]], axis=1)
-    index = ds.leaf_cell_index(points)
-    inside = index >= 0
-    mass = np.bincount(index[inside], weights=np.asarray(particles["mass"], dtype=float)[inside],
-                       minlength=cells.ncells)
-    volume = np.asarray(cells["dx"], dtype=float) ** ds.ndim
-    return ds.arr(mass / volume, "code_density")
 
 
 def _level_group(level: int) -> str:
