@@ -1,11 +1,12 @@
-"""kosmo analysis package: ``ds = kosmo.load("output_00002")`` gives leaf cells as numpy arrays;
-slices, projections, radial profiles and power spectra of them; ``kosmo-plot`` draws them from the
-shell.
+"""kosmo analysis package: ``ds = kosmo.load("output_00002")`` gives leaf cells and particles as
+numpy arrays carrying their units (unyt; kosmo.units), the redshift, age and cosmology; slices,
+projections, radial profiles and power spectra of them; ``kosmo-plot`` draws them from the shell.
 
 The snapshot layout is documented in docs/outputs.md, the analysis API in docs/analysis.md of the
 kosmo repository.
 """
 
+from . import units
 from .dataset import Cells, Dataset, FieldInfo, Particles, load, parse_namelist_value
 from .plots import SliceResult, sample_leaf_cells, slice_plot
 from .spectra import (PowerSpectrum, density_projection, density_projection_plot, mass_assignment,
@@ -13,6 +14,7 @@ from .spectra import (PowerSpectrum, density_projection, density_projection_plot
                              resample_leaf_cells)
 from .profiles import ProfileResult, RadialProfile, profile_plot, radial_profile
 from .projections import ProjectionResult, project, projection_plot
+from .units import SnapshotArray, SnapshotQuantity
 
 __version__ = "0.1.0"
 
@@ -26,6 +28,8 @@ __all__ = [
     "ProjectionResult",
     "RadialProfile",
     "SliceResult",
+    "SnapshotArray",
+    "SnapshotQuantity",
     "density_projection",
     "density_projection_plot",
     "load",
@@ -41,4 +45,5 @@ __all__ = [
     "resample_leaf_cells",
     "sample_leaf_cells",
     "slice_plot",
+    "units",
 ]

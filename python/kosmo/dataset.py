@@ -15,6 +15,10 @@ from typing import Any, BinaryIO, Iterator, Sequence
 import h5py
 import numpy as np
 
+from . import units as _units
+from .cosmology import Cosmology, hubble_time_in_gyr
+from .derived_fields import derived_cell_fields
+
 #: Layout versions this reader understands (root attribute ``format_version``).
 SUPPORTED_FORMAT_VERSIONS = (1,)
 
@@ -32,26 +36,51 @@ class FieldInfo:
 
 class _Columns(Mapping):
     """Named numpy arrays of equal length, by attribute (``table.density``) or item
-    (``table["density"]``)."""
+    (``table["density"]``).
+
+    Derived columns (``derived``: name -> function of the table) are computed on first access and
+    kept; they answer ``in`` and are listed by ``derived_fields``, but iteration and ``keys()``
+    give the stored arrays only."""
 
     _what = "array"
 
-    def __init__(self, arrays: dict[str, np.ndarray]):
+    def __init__(self, arrays: dict[str, np.ndarray], derived: dict[str, Any] | None = None):
         self._arrays = dict(arrays)
+        self._derived = dict(derived or {})
+        self._computed: dict[str, np.ndarray] = {}
+
+    def _lookup(self, name: str) -> np.ndarray:
+        if name in self._arrays:
+            return self._arrays[name]
+        if name in self._derived:
+            function = self._derived[name]
+            if not getattr(function, "cached", True):  # depends on a setting that may change
+                return function(self)
+            if name not in self._computed:
+                self._computed[name] = function(self)
+            return self._computed[name]
+        raise LookupError(name)
+
+    def _missing(self, name: str) -> str:
+        derived = f"; derived: {', '.join(self._derived)}" if self._derived else ""
+        return f"no {self._what} {name!r}; available: {', '.join(self._arrays)}{derived}"
 
     def __getitem__(self, name: str) -> np.ndarray:
         try:
-            return self._arrays[name]
-        except KeyError:
-            raise KeyError(f"no {self._what} {name!r}; available: {', '.join(self._arrays)}") from None
+            return self._lookup(name)
+        except LookupError:
+            raise KeyError(self._missing(name)) from None
 
     def __getattr__(self, name: str) -> np.ndarray:
         if name.startswith("_"):
             raise AttributeError(name)
         try:
-            return self._arrays[name]
-        except KeyError:
-            raise AttributeError(f"no {self._what} {name!r}; available: {', '.join(self._arrays)}") from None
+            return self._lookup(name)
+        except LookupError:
+            raise AttributeError(self._missing(name)) from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._arrays or name in self._derived
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._arrays)
@@ -60,7 +89,12 @@ class _Columns(Mapping):
         return len(self._arrays)
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self._arrays))
+        return sorted(set(super().__dir__()) | set(self._arrays) | set(self._derived))
+
+    @property
+    def derived_fields(self) -> list[str]:
+        """Names of the derived columns (computed on first access, not among ``keys()``)."""
+        return list(self._derived)
 
     def _rows(self) -> int:
         first = next(iter(self._arrays.values()), None)
@@ -69,7 +103,9 @@ class _Columns(Mapping):
 
 class Cells(_Columns):
     """Leaf cells as named numpy arrays, by attribute (``cells.density``) or item
-    (``cells["density"]``). Keys: ``x y z dx level`` and then every stored field."""
+    (``cells["density"]``). Keys: ``x y z dx level`` and then every stored field. From
+    :func:`load` the arrays carry units (:mod:`kosmo.units`) and the derived fields of
+    ``derived_fields`` (temperature, cell mass, ...; docs/analysis.md) are available too."""
 
     _what = "cell array"
 
@@ -91,6 +127,11 @@ PARTICLE_ARRAYS: dict[str, Any] = {
     "mass": np.float64, "id": np.int64, "level": np.int32, "family": np.int8,
 }
 
+
+#: The particle module's restart-only attributes (docs/outputs.md, "Particle attributes"): the
+#: leapfrog's pending half kick. They live in checkpoints (``/particles/restart/``) and are never
+#: offered as analysis arrays, whatever a file lists.
+RESTART_ONLY_PARTICLE_STATE = ("pending_kick_x", "pending_kick_y", "pending_kick_z", "pending_half_dt")
 
 #: Where each standard array is stored under ``/particles``.
 _PARTICLE_DATASETS = {"mass": "mass", "id": "identity", "level": "level", "family": "family"}
@@ -250,8 +291,13 @@ class Dataset:
             self.ordering = _as_str(attrs["ordering"])
             self.units = {key: float(attrs[key]) for key in ("unit_l", "unit_d", "unit_t")}
             self.cosmological = bool(attrs.get("cosmological", 0))
+            #: H0 (km/s/Mpc) and omega_m, omega_l, omega_k, omega_b as stored; cosmological runs also h = H0 / 100.
             self.cosmology = {key: float(attrs[key]) for key in ("H0", "omega_m", "omega_l", "omega_k", "omega_b")
                               if key in attrs}
+            if self.cosmological and "H0" in self.cosmology:
+                self.cosmology["h"] = self.cosmology["H0"] / 100.0
+            #: Number of particles in the snapshot (all of them, whatever ``region`` selects).
+            self.particle_count = int(f["particles"].attrs["count"]) if "particles" in f else 0
 
             fields = f["fields"]
             self.fields: dict[str, FieldInfo] = {
@@ -280,6 +326,16 @@ class Dataset:
             self._octs = {
                 level: int(f[_level_group(level)].attrs["noct"]) for level in range(1, self.levelmax + 1)
             }
+        #: The snapshot's units (code units, comoving lengths, h, a) for unyt: kosmo.units.
+        self.unit_registry = _units.snapshot_registry(
+            self.units["unit_l"], self.units["unit_d"], self.units["unit_t"],
+            aexp=self.aexp if self.cosmological else 1.0,
+            hubble=self.cosmology.get("h", 1.0) if self.cosmological else 1.0)
+        #: z = 1/a - 1 (0 for a run that is not cosmological, whose aexp is 1).
+        self.current_redshift = 1.0 / self.aexp - 1.0
+        #: mu of the derived field ``temperature`` (kosmo.units.MEAN_MOLECULAR_WEIGHT, fully ionised
+        #: primordial gas); set it before reading the temperature to assume another.
+        self.mean_molecular_weight = _units.MEAN_MOLECULAR_WEIGHT
         if levels is not None:
             levels = int(levels)
             if not 1 <= levels <= self.levelmax:
@@ -317,6 +373,56 @@ class Dataset:
         """Extent of the box along x, y, z in code length: n_d * boxlen / nx (cubic cells)."""
         return np.array([self.nx, self.ny, self.nz], dtype=float) * (self.boxlen / self.nx)
 
+    # ---- units and cosmology ------------------------------------------------------------------
+
+    def arr(self, values, units: str) -> _units.SnapshotArray:
+        """``values`` as an array in ``units``, which may name this snapshot's code units
+        (``code_length``, ``code_density``, ...), ``h``, ``a`` and comoving lengths (``Mpccm/h``)."""
+        return _units.attach_units(np.asarray(values, dtype=float), units, self.unit_registry)
+
+    def quan(self, value: float, units: str) -> _units.SnapshotQuantity:
+        """A scalar in ``units`` (as :meth:`arr`)."""
+        return self.arr(value, units)[()]
+
+    @property
+    def background(self) -> Cosmology | None:
+        """The run's Friedmann background (kosmo.cosmology.Cosmology with its H0 and every omega),
+        or None when the run is not cosmological."""
+        if not self.cosmological:
+            return None
+        c = self.cosmology
+        return Cosmology(omega_m=c["omega_m"], omega_l=c["omega_l"], omega_k=c["omega_k"],
+                         omega_b=c.get("omega_b", 0.0), h0=c["H0"])
+
+    @property
+    def current_time(self) -> _units.SnapshotQuantity:
+        """Time of the snapshot in Gyr: in a cosmological run the age of the universe at aexp,
+        H0 t = int_0^a da' / (a' E(a')) from the Friedmann equation with the run's omegas (the code
+        time is RAMSES' super-comoving tau, which is not a time since the big bang); otherwise the
+        code time times unit_t."""
+        background = self.background
+        if background is None:
+            return self.quan(self.time, "code_time").to("Gyr")
+        age = float(background.cosmic_time(self.aexp)) * hubble_time_in_gyr(background.h0)
+        return self.quan(age, "Gyr")
+
+    @property
+    def domain_width(self) -> _units.SnapshotArray:
+        """Box extent along x, y, z: comoving Mpc/h (``Mpccm/h``, the box size boxlen_ini) in a
+        cosmological run, code length otherwise."""
+        width = self.arr(self.box_size, "code_length")
+        return width.to("Mpccm/h") if self.cosmological else width
+
+    @property
+    def domain_left_edge(self) -> _units.SnapshotArray:
+        """The box's lower corner (0, 0, 0), in the units of :attr:`domain_width`."""
+        return 0.0 * self.domain_width
+
+    @property
+    def domain_right_edge(self) -> _units.SnapshotArray:
+        """The box's upper corner, equal to :attr:`domain_width`."""
+        return self.domain_width
+
     def cell_size(self, level: int) -> float:
         """Cell size at a level: boxlen / nx / 2**level."""
         return self.boxlen / self.nx / 2.0**level
@@ -346,7 +452,8 @@ class Dataset:
     def _read_particles(self) -> Particles:
         with self._open() as f:
             if "particles" not in f:  # written before kosmo stored particles
-                return Particles.empty()
+                empty = Particles.empty()
+                return Particles(self._particle_units(dict(empty), {}), {})
             group = f["particles"]
             count = int(group.attrs["count"])
             arrays: dict[str, np.ndarray] = {}
@@ -370,13 +477,30 @@ class Dataset:
                 read(name, dataset, PARTICLE_ARRAYS[name])
             arrays = {name: arrays[name] for name in PARTICLE_ARRAYS}  # the documented order
             # Every further registered attribute, in registration order, with its stored type.
+            # Restart-only state (the leapfrog's pending half kick, listed in /particles/restart_fields)
+            # is a checkpoint's business, never an analysis array, even if a file lists it here.
             names = _string_column(group, "attributes") if "attributes" in group else []
+            restart_only = set(_string_column(group, "restart_fields")) if "restart_fields" in group else set()
             for name in names:
-                read(name, name, group[name].dtype)
+                if name not in restart_only and name not in RESTART_ONLY_PARTICLE_STATE:
+                    read(name, name, group[name].dtype)
         if self.region is not None:
             inside = self._contains(np.stack([arrays[name] for name in _COORDINATES[: self.ndim]], axis=1))
             arrays = {name: values[inside] for name, values in arrays.items()}
-        return Particles(arrays, fields)
+        return Particles(self._particle_units(arrays, fields), fields)
+
+    def _particle_units(self, arrays: dict[str, np.ndarray], fields: dict[str, FieldInfo]) -> dict[str, np.ndarray]:
+        """The arrays with the units their FieldInfo states (positions and velocities of the axes
+        a 1-D or 2-D run lacks, which have none stored, in code length and code velocity)."""
+        implied = {name: "code_length" for name in _COORDINATES}
+        implied.update({f"v{name}": "code_velocity" for name in _COORDINATES})
+        implied["mass"] = "code_mass"
+        out = {}
+        for name, values in arrays.items():
+            text = fields[name].units if name in fields else implied.get(name, "")
+            unit = _units.parse_units(text, self.unit_registry) if values.dtype.kind == "f" else None
+            out[name] = values if unit is None else _units.attach_units(values, unit)
+        return out
 
     def _contains(self, points: np.ndarray) -> np.ndarray:
         """Which points (rows, one column per dimension) lie in the region, faces included;
@@ -464,10 +588,40 @@ class Dataset:
         for axis, name in enumerate(_COORDINATES):
             arrays[name] = position[:, axis] if axis < ndim else np.full(len(position), centre[axis])
         arrays["dx"] = np.concatenate(sizes) if sizes else np.zeros(0)
+        for name in (*_COORDINATES, "dx"):
+            arrays[name] = _units.attach_units(arrays[name], "code_length", self.unit_registry)
         arrays["level"] = np.concatenate(levels) if levels else np.zeros(0, dtype=np.int32)
         for name, pieces in values.items():
-            arrays[name] = np.concatenate(pieces) if pieces else np.zeros(0)
-        return Cells(arrays)
+            field = np.concatenate(pieces) if pieces else np.zeros(0)
+            unit = _units.parse_units(self.fields[name].units, self.unit_registry)
+            arrays[name] = field if unit is None else _units.attach_units(field, unit)
+        return Cells(arrays, derived_cell_fields(self, arrays))
+
+    def leaf_cell_index(self, points: np.ndarray) -> np.ndarray:
+        """Index in ``cells`` of the leaf cell containing each point ((n, ndim), code length), -1
+        for points in no loaded leaf (outside the box or the loaded region). Per level the leaves'
+        integer coordinates are encoded as int64 keys and sorted, and each point's key at that level
+        is looked up with np.searchsorted; a point on a face goes to the upper cell."""
+        points = np.asarray(points, dtype=float).reshape(-1, self.ndim)
+        extent = np.array([self.nx, self.ny, self.nz][: self.ndim], dtype=np.int64)
+        result = np.full(len(points), -1, dtype=np.int64)
+        for leaves in self._leaf_levels():
+            todo = np.flatnonzero(result < 0)
+            if todo.size == 0:
+                break
+            cells_per_axis = extent << leaves.level  # 2**level * n_d
+            index = np.floor(points[todo] / self.cell_size(leaves.level)).astype(np.int64)
+            valid = np.all((index >= 0) & (index < cells_per_axis), axis=1)
+            todo, index = todo[valid], index[valid]
+            strides = np.concatenate(([1], np.cumprod(cells_per_axis[:-1])))
+            cell_keys = leaves.cell_index @ strides
+            order = np.argsort(cell_keys, kind="stable")
+            sorted_keys = cell_keys[order]
+            point_keys = index @ strides
+            position = np.clip(np.searchsorted(sorted_keys, point_keys), 0, len(sorted_keys) - 1)
+            hit = sorted_keys[position] == point_keys
+            result[todo[hit]] = leaves.start + order[position[hit]]
+        return result
 
     def _leaf_levels(self) -> list[_LevelLeaves]:
         """Per level: the leaf cells' range in ``cells`` and their integer coordinates."""

@@ -12,7 +12,8 @@ Conventions (docs/analysis.md, "Power spectra"):
   ``<delta(k) delta*(k')> = (2 pi)^3 P(k) delta_D(k - k')``.
 * Wavenumbers are in units of 1/L (they include the 2 pi): the fundamental is
   ``k_f = 2 pi / L`` and the Nyquist wavenumber ``k_Ny = pi n / L``. Give ``boxlen`` in Mpc/h to
-  get k in h/Mpc and P in (Mpc/h)^3.
+  get k in h/Mpc and P in (Mpc/h)^3; :func:`power_spectrum` of a cosmological snapshot does so by
+  default.
 * Shell averages: every mode of the full n^3 grid counts once (k and -k separately; the real
   FFT's half space is weighted accordingly), k = 0 never counts. A bin holds the modes with
   ``edge_i <= |k| < edge_{i+1}`` (the last bin includes its upper edge); ``k`` is the mean |k| of
@@ -58,7 +59,9 @@ class PowerSpectrum:
 
     ``k``: mean |k| of the modes in each bin (1/length, 2 pi included); ``power``: P(k) (length^3);
     ``modes``: number of grid modes per bin (k and -k counted separately); ``edges``: the bin edges;
-    ``boxlen``, ``n``: box side and grid size. For particles also: ``shot_noise`` (the Poisson
+    ``boxlen``, ``n``: box side and grid size; ``length_unit``: the unit of length of boxlen, 1/k
+    and P^(1/3) (``"Mpc/h"``, comoving, or ``"code_length"`` from :func:`power_spectrum`; None when
+    the caller gave lengths in a unit of its own). For particles also: ``shot_noise`` (the Poisson
     value ``V sum m^2 / (sum m)^2``, 1/nbar for equal masses), ``shot_noise_k`` (the shot noise the
     estimator contains in each bin, aliasing and window deconvolution included; it tends to
     ``shot_noise`` at low k), ``shot_noise_subtracted`` (whether ``shot_noise_k`` was taken off
@@ -77,6 +80,7 @@ class PowerSpectrum:
     deconvolved: bool = False
     interlaced: bool = False
     nparticles: int = 0
+    length_unit: str | None = None
 
     def __iter__(self) -> Iterator[np.ndarray]:
         return iter((self.k, self.power, self.modes))
@@ -460,8 +464,27 @@ def _particle_arrays(ds, family) -> tuple[np.ndarray, np.ndarray]:
     return positions, masses
 
 
+def _length_scale(ds, box: float, boxlen: float | None, units: str | None) -> tuple[float, str | None]:
+    """The box side in the unit the spectrum is given in, and that unit's name."""
+    if boxlen is not None:
+        if units is not None:
+            raise ValueError("give boxlen or units, not both")
+        return float(boxlen), None
+    if units is None:
+        units = "Mpc/h" if getattr(ds, "cosmological", False) else "code_length"
+    if units == "code_length":
+        return box, "code_length"
+    if units != "Mpc/h":
+        raise ValueError(f"units must be 'Mpc/h' or 'code_length', not {units!r}")
+    if not getattr(ds, "cosmological", False):
+        raise ValueError("k in h/Mpc needs a cosmological run (this one has no comoving Mpc/h); use "
+                         "units='code_length' or boxlen=")
+    return float(ds.domain_width.to_value("Mpccm/h")[0]), "Mpc/h"
+
+
 def power_spectrum(ds, field="density", n: int | None = None, particles: bool = False,
-                   boxlen: float | None = None, family=None, **options) -> PowerSpectrum:
+                   boxlen: float | None = None, family=None, units: str | None = None,
+                   **options) -> PowerSpectrum:
     """Power spectrum of a dataset's gas (default) or particles.
 
     Gas: the leaf cells' ``field`` (a name or one value per leaf cell) is resampled conservatively
@@ -474,23 +497,28 @@ def power_spectrum(ds, field="density", n: int | None = None, particles: bool = 
     defaults to twice the cube root of the particle number (at least 8, at most 512). Raises
     ValueError when the dataset has no particles.
 
-    ``boxlen`` (default the box size in code length) sets the length unit of k and P: give the box
-    in Mpc/h for k in h/Mpc. ``options`` go to the estimator (bins, binning, kmin, kmax; for
-    particles also window, deconvolve, interlacing, subtract_shot_noise). k and P are comoving
-    when the code lengths are.
+    Units: in a cosmological run k is in h/Mpc and P in (Mpc/h)^3, comoving (``units="Mpc/h"``,
+    the default there: the box is boxlen_ini comoving Mpc/h); otherwise, or with
+    ``units="code_length"``, in 1/code length and code length^3. ``boxlen`` instead sets the box
+    side in a unit of the caller's. The result's ``length_unit`` names the unit. ``options`` go to
+    the estimator (bins, binning, kmin, kmax, in the result's units; for particles also window,
+    deconvolve, interlacing, subtract_shot_noise).
     """
     box = _cubic_box(ds)
-    length = box if boxlen is None else float(boxlen)
+    length, unit = _length_scale(ds, box, boxlen, units)
     if particles:
         positions, masses = _particle_arrays(ds, family)
         if n is None:
             n = int(min(512, max(8, 2 * round(len(positions) ** (1.0 / 3.0)))))
-        return power_spectrum_of_particles(positions * (length / box), masses, length, n, **options)
-    grid = resample_leaf_cells(ds, field, n)
-    mean = grid.mean()
-    if mean == 0.0:
-        raise ValueError("the field's mean is zero: its density contrast is undefined")
-    return power_spectrum_of_field(grid / mean - 1.0, length, **options)
+        result = power_spectrum_of_particles(positions * (length / box), masses, length, n, **options)
+    else:
+        grid = resample_leaf_cells(ds, field, n)
+        mean = grid.mean()
+        if mean == 0.0:
+            raise ValueError("the field's mean is zero: its density contrast is undefined")
+        result = power_spectrum_of_field(grid / mean - 1.0, length, **options)
+    result.length_unit = unit
+    return result
 
 
 # ------------------------------------------------------------------------------------------------
@@ -513,13 +541,16 @@ def density_projection(ds, axis: str = "z", n: int = 512, particles: bool = Fals
 
     Gas: :func:`kosmo.project` of the density (exact overlap deposit of the leaf cells). Particles:
     the masses assigned to the pixels with ``window`` ("ngp", "cic", "tsc"; periodic), divided by
-    the pixel area. Both sum, times the pixel area, to the total mass."""
+    the pixel area. Both sum, times the pixel area, to the total mass. From a snapshot (``kosmo.load``)
+    the values carry their unit, code mass per code area (``.to("Msun/kpc**2")``: physical)."""
     if axis not in _AXES:
         raise ValueError(f"axis must be 'x', 'y' or 'z', not {axis!r}")
     if particles:
-        return _particle_surface_density(ds, axis, int(n), window, family)[0]
-    _cubic_box(ds)
-    return project(ds, "density", axis, resolution=int(n))[0]
+        surface = _particle_surface_density(ds, axis, int(n), window, family)[0]
+    else:
+        _cubic_box(ds)
+        surface = np.asarray(project(ds, "density", axis, resolution=int(n))[0], dtype=float)
+    return ds.arr(surface, "code_mass/code_length**2") if hasattr(ds, "arr") else surface
 
 
 class _PixelLayer:

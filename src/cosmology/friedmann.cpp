@@ -266,16 +266,32 @@ FriedmannTable::FriedmannTable(const Background& background, double a_min, doubl
   hubble_parameters_.resize(n_entries);
   super_comoving_times_.resize(n_entries);
   cosmic_times_.resize(n_entries);
+  // Today (a = 1, where tau = 0 and t = t0 by definition) is an entry when the table spans it: the
+  // intervals above and below it are equal in ln a on each side (within one interval of the same
+  // width on both), so time_at(1) is exactly 0 and aexp_at(0) exactly 1, and a run to a = 1 ends
+  // with aexp = 1 and z = 0 in its outputs (Hermite interpolation reproduces the entries exactly).
   const double log_max = std::log(a_max), log_min = std::log(a_min);
+  std::size_t today = 0;
+  if (a_min < 1.0 && a_max > 1.0 && n_intervals >= 2)
+    today = std::clamp<std::size_t>(static_cast<std::size_t>(std::lround(n_intervals * log_max / (log_max - log_min))), 1,
+                                    n_entries - 2);
   for (std::size_t i = 0; i < n_entries; ++i) {
-    const double fraction = static_cast<double>(i) / n_intervals;
-    expansion_factors_[i] = i + 1 == n_entries ? a_min : std::exp(log_max + fraction * (log_min - log_max));
+    if (i < today) {
+      expansion_factors_[i] = std::exp(log_max * (1.0 - static_cast<double>(i) / static_cast<double>(today)));
+    } else if (today > 0) {
+      expansion_factors_[i] = std::exp(log_min * static_cast<double>(i - today) / static_cast<double>(n_entries - 1 - today));
+    } else {
+      expansion_factors_[i] = std::exp(log_max + static_cast<double>(i) / n_intervals * (log_min - log_max));
+    }
   }
   expansion_factors_[0] = a_max;
-  // Entry 0 directly, then each interval by one 16-point Gauss-Legendre panel in s = sqrt(a) (the
-  // integrands are smooth in s and the panels short, so each is exact to round-off).
-  super_comoving_times_[0] = background_.super_comoving_time(a_max);
-  cosmic_times_[0] = background_.cosmic_time(a_max) - background_.age();
+  expansion_factors_[n_entries - 1] = a_min;
+  if (today > 0) expansion_factors_[today] = 1.0;
+  // The anchor entry directly (0 at a = 1), then each interval outwards from it by one 16-point
+  // Gauss-Legendre panel in s = sqrt(a) (the integrands are smooth in s and the panels short, so
+  // each is exact to round-off).
+  super_comoving_times_[today] = today > 0 ? 0.0 : background_.super_comoving_time(a_max);
+  cosmic_times_[today] = today > 0 ? 0.0 : background_.cosmic_time(a_max) - background_.age();
   // dtau = 2 ds / (s^5 E) and dt = 2 ds / (s E) at a = s^2.
   const auto tau_integrand = [this](double s) {
     const double s2 = s * s;
@@ -285,10 +301,16 @@ FriedmannTable::FriedmannTable(const Background& background, double a_min, doubl
   for (std::size_t i = 0; i < n_entries; ++i) {
     const double a = expansion_factors_[i];
     hubble_parameters_[i] = a * a * background_.hubble_ratio(a);
-    if (i == 0) continue;
-    const double s_hi = std::sqrt(expansion_factors_[i - 1]), s_lo = std::sqrt(a);
+  }
+  for (std::size_t i = today + 1; i < n_entries; ++i) {  // down from the anchor
+    const double s_hi = std::sqrt(expansion_factors_[i - 1]), s_lo = std::sqrt(expansion_factors_[i]);
     super_comoving_times_[i] = super_comoving_times_[i - 1] - gauss_legendre(tau_integrand, s_lo, s_hi);
     cosmic_times_[i] = cosmic_times_[i - 1] - gauss_legendre(time_integrand, s_lo, s_hi);
+  }
+  for (std::size_t i = today; i-- > 0;) {  // up from the anchor
+    const double s_hi = std::sqrt(expansion_factors_[i]), s_lo = std::sqrt(expansion_factors_[i + 1]);
+    super_comoving_times_[i] = super_comoving_times_[i + 1] + gauss_legendre(tau_integrand, s_lo, s_hi);
+    cosmic_times_[i] = cosmic_times_[i + 1] + gauss_legendre(time_integrand, s_lo, s_hi);
   }
 }
 

@@ -105,7 +105,9 @@ double growth_factor_carroll_press_turner(const CosmologyParameters& parameters,
 class FriedmannTable {
  public:
   // Entries at n_intervals + 1 expansion factors equally spaced in ln a from a_max (entry 0, RAMSES
-  // starts at a = 1) down to a_min (last entry). 0 < a_min < a_max.
+  // starts at a = 1) down to a_min (last entry). 0 < a_min < a_max. When a = 1 lies strictly inside,
+  // it is an entry (tau = 0 and t = t0 there exactly; the spacing above and below it is equal on
+  // each side, nearly so across), so super_comoving_time_at(1) == 0 and expansion_factor_at(0) == 1.
   FriedmannTable(const Background& background, double a_min, double a_max = 1.0, int n_intervals = 1000);
 
   // The table columns, in RAMSES order (entry 0 is a_max, decreasing a):

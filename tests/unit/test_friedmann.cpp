@@ -142,6 +142,29 @@ TEST(FriedmannTable, MatchesDirectQuadratureWithRamsesConventions) {
   EXPECT_THROW((void)table.super_comoving_time_at(0.01), kosmo::Error);
 }
 
+TEST(FriedmannTable, TodayIsAnEntryWhenTheTableSpansIt) {
+  // A run to a = 1 must end with aexp exactly 1 (z = 0): time_at(1) and aexp_at(0) hit an entry.
+  const Background background(flat_lcdm());
+  const FriedmannTable table(background, 0.01, 1.5, 4000);
+  ASSERT_EQ(table.expansion_factors().size(), 4001u);
+  EXPECT_EQ(table.expansion_factors().front(), 1.5);
+  EXPECT_EQ(table.expansion_factors().back(), 0.01);
+  EXPECT_EQ(table.super_comoving_time_at(1.0), 0.0);
+  EXPECT_EQ(table.expansion_factor_at(0.0), 1.0);
+  EXPECT_EQ(table.cosmic_time_at(0.0), 0.0);
+  // The entries on both sides of today still match direct quadrature, and interpolation holds.
+  for (std::size_t i = 0; i < table.expansion_factors().size(); i += 101) {
+    const double a = table.expansion_factors()[i];
+    EXPECT_NEAR(table.super_comoving_times()[i], background.super_comoving_time(a), 1e-12);
+    EXPECT_NEAR(table.cosmic_times()[i], background.cosmic_time(a) - background.age(), 1e-13);
+  }
+  for (const double a : {0.0123, 0.5, 0.99999, 1.00001, 1.37}) {
+    const double tau = background.super_comoving_time(a);
+    EXPECT_NEAR(table.expansion_factor_at(tau), a, 1e-10 * a);
+    EXPECT_NEAR(table.super_comoving_time_at(a), tau, 1e-10 * std::abs(tau) + 1e-12);
+  }
+}
+
 TEST(FriedmannTable, EinsteinDeSitterTimes) {
   const Background background(einstein_de_sitter());
   const FriedmannTable table(background, 1e-3);
