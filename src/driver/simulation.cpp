@@ -468,6 +468,7 @@ template <int D>
 void Simulation<D>::amr_step(int level, double t, double dt, int icount) {
   if (level == refinement_.levelmin || icount > 1) regrid(level);
   update_forces(level, t);
+  if (level == refinement_.levelmin && coarse_force_observer_) coarse_force_observer_();
   for_each_module([level](Module& m) { m.begin_level_step(level); });
   if (level < tree_.levelmax() && level_exists_anywhere(level + 1)) {
     const double nominal = dt / nsubcycle_[static_cast<std::size_t>(level - 1)];

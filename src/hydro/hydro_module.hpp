@@ -51,6 +51,7 @@ class HydroModule final : public core::PhysicsModule<D> {
   void flag_cells(int level, std::vector<std::uint8_t>& flags) override;
   core::StencilCaches<D, Key>* stencil_caches() override { return &solver_.stencils(); }
   double time_step_limit(int level) const override;
+  void after_regrid() override;
 
   void before_force_update(int level) override;
   void after_force_update(int level) override;
