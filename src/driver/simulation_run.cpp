@@ -173,7 +173,7 @@ void sample_cosmic_energy(const Simulation<D>& sim, MPI_Comm comm, cosmology::La
 
 // RAMSES' step line: step, time, conservation (with gravity the conserved energy includes the
 // potential energy, RAMSES econs; in a cosmological run econs is the Layzer-Irvine residual),
-// aexp, the gas's minimum temperature, what the modules report, octs per level, memory. Collective.
+// aexp, what the modules report, the gas's minimum temperature, octs per level, memory. Collective.
 template <int D>
 void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm comm, int rank, double dt, const std::vector<double>& initial,
               double initial_energy, const CosmicEnergy& cosmic, std::ostream& log) {
@@ -198,6 +198,15 @@ void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm com
     std::snprintf(line, sizeof line, " a=%10.4e z=%8.3f", a, 1.0 / a - 1.0);
     log << line;
   }
+  // The run control reports the particles and the potential energy where the run has them.
+  if (sim.particles()) {
+    std::snprintf(line, sizeof line, " npart=%lld", particle_count);
+    log << line;
+  }
+  if (sim.gravity()) {
+    std::snprintf(line, sizeof line, " epot=%11.4e", potential);
+    log << line;
+  }
   // The coldest leaf cell: T/mu in K where the units are physical, else the code p/rho; a count
   // of cells with pressure <= 0 only when there are some.
   if (gas) {
@@ -209,15 +218,6 @@ void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm com
     }
     log << line;
     if (gas->nonpositive > 0) log << " cells with p<=0: " << gas->nonpositive;
-  }
-  // The run control reports the particles and the potential energy where the run has them.
-  if (sim.particles()) {
-    std::snprintf(line, sizeof line, " npart=%lld", particle_count);
-    log << line;
-  }
-  if (sim.gravity()) {
-    std::snprintf(line, sizeof line, " epot=%11.4e", potential);
-    log << line;
   }
   log << " octs:";
   for (int l = 1; l <= sim.tree().levelmax(); ++l)
