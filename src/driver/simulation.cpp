@@ -202,6 +202,7 @@ void Simulation<D>::regrid(int min_level) {
   if (tree_.levelmax() <= min_level) return;
   const auto start = Clock::now();
   const double recorded = timers_.recorded();
+  for_each_module([](Module& m) { m.before_regrid(); });
   regrid_and_redistribute(min_level);
   for_each_module([](Module& m) { m.after_regrid(); });
   // "refine" is the regrid itself; the redistribution and the modules' updates have their own lines.

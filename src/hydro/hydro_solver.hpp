@@ -25,6 +25,9 @@ class HydroSolver {
     SchemeSettings scheme;
     double courant_factor = 0.5;
     core::InterpolationType interpolation = core::InterpolationType::minmod;
+    // RAMSES interpol_var: 0 prolongation and restriction of rho, rho v, E; 1 of rho, rho v and the
+    // internal energy rho e, E then rebuilt from the interpolated momenta (docs/hydro.md).
+    int interpol_var = 0;
     BoxBoundaries<D> boundaries;
   };
 
@@ -103,6 +106,13 @@ class HydroSolver {
   };
   const FloorCounts& floor_counts() const { return floor_counts_; }
 
+  // interpol_var=1 around a regrid (hydro_internal_energy_interpolation.cpp): before it, every
+  // cell's internal energy into a transient field the regrid prolongates and restricts with the
+  // others; after it, E = that internal energy + the kinetic energy of the new momenta wherever the
+  // regrid changed the cell (elsewhere E is left bit for bit).
+  void store_internal_energy_for_regrid();
+  void rebuild_energy_after_regrid();
+
   // This rank's leaf cells: internal energy, smallest pressure per density and cells whose
   // pressure (gamma - 1)(E - rho v^2 / 2) is <= 0 (the step line's minimum temperature).
   struct ThermalSummary {
@@ -154,6 +164,13 @@ class HydroSolver {
   void start_internal_energy(int level);
   void add_pdv_work(const GodunovLevel& shared, std::size_t i, const GodunovScratch& scratch) const;
   void apply_pressure_fix(int level, double dt);
+  // interpol_var=1: the transient internal-energy field, uold's fields with it in place of E (what
+  // prolongation interpolates), and the restriction's internal-energy mean.
+  void register_interpolation_fields();
+  void restrict_internal_energy(int level);
+  void rebuild_children_energy(double* children) const;
+  int interpolated_internal_ = -1;
+  std::vector<int> interpolation_fields_;
 
   Tree& tree_;
   Settings settings_;
