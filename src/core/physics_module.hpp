@@ -70,6 +70,8 @@ class PhysicsModule {
   // Per-level 3^D neighbour caches the module keeps (rebuilt only when the mesh changes), which the
   // regrid then shares instead of building its own; nullptr when it keeps none.
   virtual StencilCaches<D, MortonKey>* stencil_caches() { return nullptr; }
+  // Before a regrid of the running mesh (the gas stores what its prolongation interpolates).
+  virtual void before_regrid() {}
   // The mesh changed but no oct changed owner (a regrid). Collective.
   virtual void after_regrid() {}
   // Octs changed owner (load balance, restart). Collective.

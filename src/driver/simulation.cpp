@@ -210,6 +210,7 @@ void Simulation<D>::regrid(int min_level) {
   if (tree_.levelmax() <= min_level) return;
   const auto start = Clock::now();
   const double recorded = timers_.recorded();
+  for_each_module([](Module& m) { m.before_regrid(); });
   regrid_and_redistribute(min_level);
   for_each_module([](Module& m) { m.after_regrid(); });
   // "refine" is the regrid itself; the redistribution and the modules' updates have their own lines.
@@ -476,6 +477,7 @@ template <int D>
 void Simulation<D>::amr_step(int level, double t, double dt, int icount) {
   if (level == refinement_.levelmin || icount > 1) regrid(level);
   update_forces(level, t);
+  if (level == refinement_.levelmin && coarse_force_observer_) coarse_force_observer_();
   for_each_module([level](Module& m) { m.begin_level_step(level); });
   if (level < tree_.levelmax() && level_exists_anywhere(level + 1)) {
     const double nominal = dt / nsubcycle_[static_cast<std::size_t>(level - 1)];

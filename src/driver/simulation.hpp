@@ -106,6 +106,9 @@ class Simulation {
   // This rank's particles of every module, for a snapshot; false when no module carries particles.
   bool snapshot_particles(io::SnapshotParticles& out) const;
   core::Timers& timers() { return timers_; }
+  // Called on every rank at each coarse step's start right after the coarse level's forces, where
+  // the potential is that of the current state (the Layzer-Irvine diagnostic samples there).
+  void set_coarse_force_observer(std::function<void()> observer) { coarse_force_observer_ = std::move(observer); }
   const parallel::DistributedMesh<D, Key>& mesh() const { return mesh_; }
   parallel::DistributedMesh<D, Key>& mesh() { return mesh_; }
   long long cell_updates() const { return cell_updates_; }
@@ -157,6 +160,7 @@ class Simulation {
   long long nremap_ = 0;
   bool incremental_mesh_updates_ = true;  // mesh_update = 'incremental' (else 'redistribute')
   bool restarted_in_place_ = false;
+  std::function<void()> coarse_force_observer_;
   double oct_cost_ = 0.0;       // seeds/000 eq. 5
   double particle_cost_ = 0.0;  // load-balance cost of one particle (mem_weight_part)
   double time_balance_alpha_ = 0.0;

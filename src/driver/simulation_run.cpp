@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "core/output_schedule.hpp"
+#include "cosmology/layzer_irvine.hpp"
 #include "driver/simulation_start.hpp"
 #include "driver/simulation.hpp"
 #include "driver/mesh_snapshot.hpp"
@@ -16,6 +17,7 @@
 #include "driver/run_summary.hpp"
 #include "driver/mesh_update_report.hpp"
 #include "driver/progress_report.hpp"
+#include "hydro/barotropic_eos.hpp"
 #include "hydro/hydro_restart_conversion.hpp"
 #include "hydro/initial_regions.hpp"
 #include "io/namelist_copy.hpp"
@@ -124,23 +126,73 @@ void write_output(const Simulation<D>& sim, const core::ParameterSet& params, MP
   });
 }
 
-// RAMSES' step line: step, time, conservation (with gravity the conserved energy includes the
-// potential energy, RAMSES econs), aexp, what the modules report, octs per level, memory. Collective.
+// The gas's leaf cells over all ranks: thermal energy, smallest pressure per density, cells with
+// pressure <= 0. Collective.
+struct GasThermalState {
+  double thermal_energy = 0.0;
+  double min_pressure_per_density = 0.0;
+  long long nonpositive = 0;
+};
+
 template <int D>
-void log_step(Simulation<D>& sim, MPI_Comm comm, int rank, double dt, const std::vector<double>& initial, double initial_energy,
-              std::ostream& log) {
+GasThermalState gas_thermal_state(const Simulation<D>& sim, MPI_Comm comm) {
+  const auto local = sim.hydro().thermal_summary();
+  GasThermalState state{local.thermal_energy, local.min_pressure_per_density, local.nonpositive};
+  if (!sim.mesh().distributed()) return state;
+  MPI_Allreduce(MPI_IN_PLACE, &state.thermal_energy, 1, MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &state.min_pressure_per_density, 1, MPI_DOUBLE, MPI_MIN, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &state.nonpositive, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  return state;
+}
+
+// K per (code velocity)^2 (RAMSES scale_T2) when the code units are physical: a cosmological run's
+// units at this aexp, or &UNITS_PARAMS when the user set them; 0 when they are not known.
+template <int D>
+double temperature_scale(const Simulation<D>& sim, const core::ParameterSet& params) {
+  if (const auto* cosmology = sim.cosmology()) {
+    const double a = cosmology->aexp_at(sim.time());
+    return hydro::temperature_scale(cosmology->unit_length(a), cosmology->unit_time(a));
+  }
+  if (!params.set_by_user("UNITS_PARAMS", "units_length") && !params.set_by_user("UNITS_PARAMS", "units_time")) return 0.0;
+  return hydro::temperature_scale(params.get_real("UNITS_PARAMS", "units_length"), params.get_real("UNITS_PARAMS", "units_time"));
+}
+
+// What the conservation diagnostic of a cosmological run needs besides the totals.
+struct CosmicEnergy {
+  cosmology::LayzerIrvine* layzer_irvine = nullptr;  // nullptr outside cosmological runs
+};
+
+// Adds the run's energies now to the Layzer-Irvine accumulator (docs/cosmology.md). Collective.
+template <int D>
+void sample_cosmic_energy(const Simulation<D>& sim, MPI_Comm comm, cosmology::LayzerIrvine& layzer_irvine) {
+  const std::vector<double> totals = sim.totals();  // collective
+  const double potential = sim.potential_energy();  // collective
+  const double thermal = sim.gas() ? gas_thermal_state(sim, comm).thermal_energy : 0.0;  // collective
+  const double total = totals.size() > static_cast<std::size_t>(D) + 1 ? totals[static_cast<std::size_t>(D) + 1] : 0.0;
+  layzer_irvine.add({sim.cosmology()->aexp_at(sim.time()), total - thermal, thermal, potential});
+}
+
+// RAMSES' step line: step, time, conservation (with gravity the conserved energy includes the
+// potential energy, RAMSES econs; in a cosmological run econs is the Layzer-Irvine residual),
+// aexp, what the modules report, the gas's minimum temperature, octs per level, memory. Collective.
+template <int D>
+void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm comm, int rank, double dt, const std::vector<double>& initial,
+              double initial_energy, const CosmicEnergy& cosmic, std::ostream& log) {
   const auto energy = static_cast<std::size_t>(D) + 1;
   const parallel::MemoryRange memory = parallel::resident_memory_range(comm);  // collective
   const std::vector<double> now = sim.totals();                                // collective
   const double potential = sim.potential_energy();                             // collective
   const long long particle_count = sim.particles() ? sim.particles()->count() : 0;  // collective
+  std::optional<GasThermalState> gas;
+  if (sim.gas()) gas = gas_thermal_state(sim, comm);  // collective
   std::vector<long long> octs(static_cast<std::size_t>(sim.tree().levelmax()) + 1, 0);
   for (int l = 1; l <= sim.tree().levelmax(); ++l) octs[static_cast<std::size_t>(l)] = static_cast<long long>(sim.tree().octs_at_level(l).size());
   if (sim.mesh().distributed()) MPI_Allreduce(MPI_IN_PLACE, octs.data(), static_cast<int>(octs.size()), MPI_LONG_LONG, MPI_SUM, comm);
   if (rank != 0) return;
+  const double econs = cosmic.layzer_irvine ? cosmic.layzer_irvine->relative_residual() : relative_change(now[energy] + potential, initial_energy);
   char line[256];
   std::snprintf(line, sizeof line, " Main step=%7lld t=%12.5e dt=%10.3e mcons=%10.2e econs=%10.2e", sim.step(), sim.time(), dt,
-                relative_change(now[0], initial[0]), relative_change(now[energy] + potential, initial_energy));
+                relative_change(now[0], initial[0]), econs);
   log << line;
   if (const auto* cosmology = sim.cosmology()) {
     const double a = cosmology->aexp_at(sim.time());
@@ -156,11 +208,51 @@ void log_step(Simulation<D>& sim, MPI_Comm comm, int rank, double dt, const std:
     std::snprintf(line, sizeof line, " epot=%11.4e", potential);
     log << line;
   }
+  // The coldest leaf cell: T/mu in K where the units are physical, else the code p/rho; a count
+  // of cells with pressure <= 0 only when there are some.
+  if (gas) {
+    const double scale = temperature_scale(sim, params);
+    if (scale > 0.0) {
+      std::snprintf(line, sizeof line, " Tmin/mu=%10.3e K", gas->min_pressure_per_density * scale);
+    } else {
+      std::snprintf(line, sizeof line, " min(p/rho)=%10.3e", gas->min_pressure_per_density);
+    }
+    log << line;
+    if (gas->nonpositive > 0) log << " cells with p<=0: " << gas->nonpositive;
+  }
   log << " octs:";
   for (int l = 1; l <= sim.tree().levelmax(); ++l)
     if (octs[static_cast<std::size_t>(l)] > 0) log << ' ' << l << ':' << octs[static_cast<std::size_t>(l)];
   std::snprintf(line, sizeof line, " mem(MB) min=%.1f max=%.1f", memory.min_bytes / 1048576.0, memory.max_bytes / 1048576.0);
   log << line << '\n' << std::flush;
+}
+
+// End of a run: the energy floor's activity (docs/hydro.md, "Positive pressure") and the
+// Layzer-Irvine residual against its bound (docs/cosmology.md). Collective.
+template <int D>
+void log_energy_summary(const Simulation<D>& sim, MPI_Comm comm, int rank, const CosmicEnergy& cosmic, std::ostream& log) {
+  if (sim.gas() && sim.hydro().settings().scheme.energy_floor) {
+    const auto& counts = sim.hydro().floor_counts();
+    long long sums[4] = {counts.after_update, counts.after_refinement, counts.energy_added, counts.examined};
+    if (sim.mesh().distributed()) MPI_Allreduce(MPI_IN_PLACE, sums, 4, MPI_LONG_LONG, MPI_SUM, comm);
+    if (rank == 0) {
+      char line[320];
+      std::snprintf(line, sizeof line,
+                    " Energy floor: %lld cells after updates (%.2e of %lld cell updates), %lld after refinement, %lld with "
+                    "energy added\n",
+                    sums[0], sums[3] > 0 ? static_cast<double>(sums[0]) / static_cast<double>(sums[3]) : 0.0, sums[3], sums[1], sums[2]);
+      log << line;
+    }
+  }
+  if (cosmic.layzer_irvine && rank == 0) {
+    const cosmology::LayzerIrvine& li = *cosmic.layzer_irvine;
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  " Layzer-Irvine: residual %.3e of a|W| (bound %.3e), %.3e without the integral of K + (3 gamma - 4) U; "
+                  "largest step da/a = %.3f\n",
+                  li.relative_residual(), li.bound(), li.relative_residual_without_integral(), li.largest_step());
+    log << line;
+  }
 }
 
 }  // namespace
@@ -205,6 +297,14 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   JobControl job(params, comm, run_start);
   const std::vector<double> initial = sim.totals();
   const double initial_energy = initial[static_cast<std::size_t>(D) + 1] + sim.potential_energy();
+  // Sampled at each coarse step's start, after the coarse forces: there the potential energy is
+  // that of the current state (at a step's end it is the potential solved at the step's start).
+  std::optional<cosmology::LayzerIrvine> layzer_irvine;
+  if (sim.cosmology() && sim.gravity()) {
+    layzer_irvine.emplace(params.get_real("HYDRO_PARAMS", "gamma"));
+    sim.set_coarse_force_observer([&sim, comm, &layzer_irvine] { sample_cosmic_energy(sim, comm, *layzer_irvine); });  // collective
+  }
+  const CosmicEnergy cosmic{layzer_irvine ? &*layzer_irvine : nullptr};
   // tau < 0 before today in cosmological runs: compare with a tolerance on the step, not on tend.
   const double end_tolerance = 1e-12 * std::max(std::fabs(tend), std::fabs(sim.time()));
   const ProgressReport progress = make_progress_report(sim.cosmology(), sim.time(), tend, sim.step(), nstepmax);
@@ -215,7 +315,7 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
     sim.timers().add("courant time step", start);
     dt = std::min(schedule.limit_time_step(sim.time(), dt), tend - sim.time());
     sim.advance(dt);
-    log_step(sim, comm, rank, dt, initial, initial_energy, log);
+    log_step(sim, params, comm, rank, dt, initial, initial_energy, cosmic, log);
     if (rank == 0)
       log << progress.line(progress_value(sim.cosmology(), sim.time()), sim.step(),
                            std::chrono::duration<double>(Clock::now() - loop_start).count()) << std::flush;
@@ -225,6 +325,7 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
     if (decision.stop) break;
   }
   log_tuning_summary();
+  log_energy_summary(sim, comm, rank, cosmic, log);  // collective
   const double total = std::chrono::duration<double>(Clock::now() - run_start).count();
   const std::string mesh_updates = mesh_update_summary(sim.mesh(), sim.tree());  // collective
   if (rank == 0) log << mesh_updates;

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "hydro/boundary_conditions.hpp"
 #include "hydro/equation_of_state.hpp"
+#include "hydro/hydro_parameters.hpp"
 #include "hydro/hydro_variables.hpp"
 #include "particles/exact_charge_sum.hpp"
 #include "parallel/reflux_exchange.hpp"
@@ -26,8 +27,9 @@ SchemeSettings scheme_settings(const core::ParameterSet& p) {
   s.riemann = riemann_solver_from_name(p.get_string("HYDRO_PARAMS", "riemann"));
   s.npassive = passive_scalar_count(p);
   s.niter_riemann = static_cast<int>(p.get_int("HYDRO_PARAMS", "niter_riemann"));
-  s.pressure_fix = p.get_bool("HYDRO_PARAMS", "pressure_fix");
+  s.pressure_fix = pressure_fix_enabled(p);
   s.beta_fix = p.get_real("HYDRO_PARAMS", "beta_fix");
+  s.energy_floor = s.pressure_fix;
   return s;
 }
 
@@ -35,13 +37,15 @@ SchemeSettings scheme_settings(const core::ParameterSet& p) {
 
 template <int D>
 typename HydroSolver<D>::Settings solver_settings(const core::ParameterSet& p) {
-  KOSMO_REQUIRE(p.get_int("REFINE_PARAMS", "interpol_var") == 0,
+  KOSMO_REQUIRE(p.get_int("REFINE_PARAMS", "interpol_var") <= 1,
                 p.source() << ": &REFINE_PARAMS: interpol_var=" << p.get_int("REFINE_PARAMS", "interpol_var")
-                           << " is not implemented yet: kosmo interpolates conservative variables (interpol_var=0)");
+                           << " is not implemented yet: kosmo interpolates conservative variables (interpol_var=0) or "
+                              "rho, rho v and the internal energy (interpol_var=1)");
   typename HydroSolver<D>::Settings s;
   s.scheme = scheme_settings(p);
   s.courant_factor = p.get_real("HYDRO_PARAMS", "courant_factor");
   s.interpolation = static_cast<core::InterpolationType>(p.get_int("REFINE_PARAMS", "interpol_type"));
+  s.interpol_var = static_cast<int>(p.get_int("REFINE_PARAMS", "interpol_var"));
   s.boundaries = box_boundaries<D>(p);
   return s;
 }
@@ -189,9 +193,27 @@ void HydroModule<D>::source_terms(int level, double dt) {
     solver_.gravity_kick(level, 2.0, pending_kick_);
   }
   solver_.restrict_onto(level);
+  if (solver_.settings().scheme.energy_floor) solver_.apply_energy_floor(level, HydroSolver<D>::FloorCause::update);
   timers_.add("hydro - copy and restrict", start);
   // RAMSES calls cooling_fine after the restriction (amr_step), on the leaf cells of the level.
   if (barotrope_) impose_barotrope(level);
+}
+
+// New octs of a regrid carry conservatively prolongated gas, whose internal energy can be negative
+// (hydro_energy_floor.cpp says why): the floor acts before any step reads them.
+template <int D>
+void HydroModule<D>::before_regrid() {
+  if (solver_.settings().interpol_var == 1) solver_.store_internal_energy_for_regrid();
+  internal_energy_stored_ = true;
+}
+
+template <int D>
+void HydroModule<D>::after_regrid() {
+  // Only after a regrid of the running mesh: the initial passes and compactions call after_regrid
+  // alone (the initial state is set analytically, a compaction interpolates nothing).
+  if (solver_.settings().interpol_var == 1 && internal_energy_stored_) solver_.rebuild_energy_after_regrid();
+  internal_energy_stored_ = false;
+  if (solver_.settings().scheme.energy_floor) solver_.apply_energy_floor_all_levels(HydroSolver<D>::FloorCause::refinement);
 }
 
 template <int D>

@@ -51,6 +51,8 @@ class HydroModule final : public core::PhysicsModule<D> {
   void flag_cells(int level, std::vector<std::uint8_t>& flags) override;
   core::StencilCaches<D, Key>* stencil_caches() override { return &solver_.stencils(); }
   double time_step_limit(int level) const override;
+  void before_regrid() override;
+  void after_regrid() override;
 
   void before_force_update(int level) override;
   void after_force_update(int level) override;
@@ -86,6 +88,8 @@ class HydroModule final : public core::PhysicsModule<D> {
   // update removes exactly that. A field rather than a per-level number, so that a restart carries
   // it and a cell made by refinement inherits its father's. -1 without gravity.
   int pending_kick_ = -1;
+  // interpol_var=1: before_regrid stored the internal energy the regrid interpolates.
+  bool internal_energy_stored_ = false;
 };
 
 }  // namespace kosmo::hydro

@@ -53,7 +53,7 @@ void check_boundaries(const core::ParameterSet& p) {
 // RAMSES' threshold also grows with the expansion rate of a cosmological run (3 hexp dx); kosmo's
 // hydro module does not read the expansion rate yet, so that combination is stopped, not ignored.
 void check_pressure_fix(const core::ParameterSet& p) {
-  if (!p.get_bool("HYDRO_PARAMS", "pressure_fix") || p.get_real("HYDRO_PARAMS", "beta_fix") <= 0.0) return;
+  if (!pressure_fix_enabled(p) || p.get_real("HYDRO_PARAMS", "beta_fix") <= 0.0) return;
   KOSMO_REQUIRE(!p.get_bool("RUN_PARAMS", "cosmo"),
                 p.location_of("HYDRO_PARAMS", "beta_fix")
                     << "beta_fix > 0 with cosmo=.true. is not implemented yet (the threshold's expansion term); "
@@ -72,6 +72,14 @@ void check_passive_scalars(const core::ParameterSet& p) {
 }
 
 }  // namespace
+
+// RAMSES users run cosmological boxes with pressure_fix=.true. (a cold, supersonic flow whose
+// internal energy is a truncation error of E - rho v^2 / 2 otherwise): kosmo makes that the default
+// of cosmo=.true. runs. Non-cosmological runs keep RAMSES' default, so their results do not change.
+bool pressure_fix_enabled(const core::ParameterSet& p) {
+  if (p.set_by_user("HYDRO_PARAMS", "pressure_fix")) return p.get_bool("HYDRO_PARAMS", "pressure_fix");
+  return p.get_bool("RUN_PARAMS", "cosmo");
+}
 
 // The table is laid out by hand, one key per row.
 // clang-format off
@@ -96,7 +104,8 @@ void declare_parameters(core::SchemaBuilder& schema) {
                   "Newton iterations of the 'exact' Riemann solver"),
       logical_key("HYDRO_PARAMS", "pressure_fix", false,
                   "also evolve the internal energy non-conservatively (advection and -p dV work) and use it where "
-                  "the conservative one is below the beta_fix threshold (docs/hydro.md, 'Pressure fix')"),
+                  "the conservative one is below the beta_fix threshold, with an energy-conserving internal-energy "
+                  "floor (docs/hydro.md, 'Pressure fix'); kosmo: when not set, .true. in cosmological runs"),
       real_key("HYDRO_PARAMS", "beta_fix", 0.0, at_least(0),
                "pressure fix threshold: the internal energy is replaced where below beta_fix rho (velocity jump "
                "across the cell)^2; 0 = only where negative"),

@@ -28,6 +28,9 @@ struct SchemeSettings {
   // times the kinetic energy of the local velocity jumps.
   bool pressure_fix = false;
   double beta_fix = 0.0;
+  // The energy-conserving internal-energy floor (docs/hydro.md, "Positive pressure"), on with the
+  // pressure fix: off, results are bit-identical to RAMSES' scheme without it.
+  bool energy_floor = false;
 };
 
 // Most passive scalars a run carries (the second extent of &INIT_PARAMS var_region).

@@ -39,6 +39,7 @@ HydroSolver<D>::HydroSolver(Tree& tree, const Settings& settings)
     unew_.push_back(tree_.add_field(info.transient()));
   }
   if (settings.scheme.pressure_fix) register_pressure_fix_fields();
+  register_interpolation_fields();
   using Stencil = core::OctStencilCache<D, Key>;
   block_index_.resize(Stencil::neighbours);
   for (int k = 0; k < Stencil::neighbours; ++k)
@@ -84,6 +85,7 @@ void HydroSolver<D>::restrict_onto(int level) {
         if (son != core::no_oct) u[cell] = core::restrict_children<D>(u + Tree::cell_index(son, 0));
       }
   }
+  if (settings_.interpol_var == 1) restrict_internal_energy(level);
 }
 
 template <int D>
@@ -246,7 +248,8 @@ bool HydroSolver<D>::gather_block(const GodunovLevel& shared, std::size_t i, God
         }
     } else if (shared.stencil.coarse_cell(i, k) != core::no_cell) {
       const core::CellIndex coarse = shared.stencil.coarse_cell(i, k);
-      core::interpolate_children<D, Key>(tree_, coarse, settings_.interpolation, uold_, scratch.children.data());
+      core::interpolate_children<D, Key>(tree_, coarse, settings_.interpolation, interpolation_fields_, scratch.children.data());
+      if (settings_.interpol_var == 1) rebuild_children_energy(scratch.children.data());
       for (int v = 0; v < nvar; ++v)
         for (int c = 0; c < cells_per_oct; ++c)
           scratch.block[static_cast<std::size_t>(v) * Block::cells + static_cast<std::size_t>(where[static_cast<std::size_t>(c)])] =

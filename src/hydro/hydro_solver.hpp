@@ -25,6 +25,9 @@ class HydroSolver {
     SchemeSettings scheme;
     double courant_factor = 0.5;
     core::InterpolationType interpolation = core::InterpolationType::minmod;
+    // RAMSES interpol_var: 0 prolongation and restriction of rho, rho v, E; 1 of rho, rho v and the
+    // internal energy rho e, E then rebuilt from the interpolated momenta (docs/hydro.md).
+    int interpol_var = 0;
     BoxBoundaries<D> boundaries;
   };
 
@@ -84,6 +87,42 @@ class HydroSolver {
   // Volume integrals over leaf cells of each conservative variable.
   std::vector<double> totals() const;
 
+  // The internal-energy floor (hydro_energy_floor.cpp; docs/hydro.md, "Positive pressure"): on the
+  // owned cells of the level, where E - rho v^2 / 2 is below the floor, the larger of
+  // rho smallc^2 / (gamma (gamma - 1)) (RAMSES' pressure floor rho smallc^2 / gamma) and 1e-10 of
+  // rho v^2 / 2 (above the round-off of E - rho v^2 / 2), the momentum is scaled down so that the kinetic
+  // energy pays for the missing internal energy: mass and total energy unchanged. Where even E is
+  // below the floor, the cell is left at rest with the floor's energy (energy added, counted apart).
+  // `cause` says which counter the floored cells go to.
+  enum class FloorCause { update, refinement };
+  void apply_energy_floor(int level, FloorCause cause);
+  // The same on every level (after a regrid: prolongated cells).
+  void apply_energy_floor_all_levels(FloorCause cause);
+  struct FloorCounts {
+    long long after_update = 0;      // cells floored after the Godunov update (and pressure fix)
+    long long after_refinement = 0;  // cells floored after a regrid (prolongation)
+    long long energy_added = 0;      // of those, cells where E itself was below the floor
+    long long examined = 0;          // cell visits after updates (the fractions' denominator)
+  };
+  const FloorCounts& floor_counts() const { return floor_counts_; }
+
+  // interpol_var=1 around a regrid (hydro_internal_energy_interpolation.cpp): before it, every
+  // cell's internal energy into a transient field the regrid prolongates and restricts with the
+  // others; after it, E = that internal energy + the kinetic energy of the new momenta wherever the
+  // regrid changed the cell (elsewhere E is left bit for bit).
+  void store_internal_energy_for_regrid();
+  void rebuild_energy_after_regrid();
+
+  // This rank's leaf cells: internal energy, smallest pressure per density and cells whose
+  // pressure (gamma - 1)(E - rho v^2 / 2) is <= 0 (the step line's minimum temperature).
+  struct ThermalSummary {
+    double thermal_energy = 0.0;
+    double min_pressure_per_density = 0.0;
+    long long nonpositive = 0;
+    long long leaves = 0;
+  };
+  ThermalSummary thermal_summary() const;
+
   // Primitive variables written to snapshots: density, velocity_*, pressure, scalar_NN.
   std::vector<core::FieldInfo> output_fields() const;
   // Their values for the 2^D cells of oct o: out[field * 2^D + cell].
@@ -125,9 +164,17 @@ class HydroSolver {
   void start_internal_energy(int level);
   void add_pdv_work(const GodunovLevel& shared, std::size_t i, const GodunovScratch& scratch) const;
   void apply_pressure_fix(int level, double dt);
+  // interpol_var=1: the transient internal-energy field, uold's fields with it in place of E (what
+  // prolongation interpolates), and the restriction's internal-energy mean.
+  void register_interpolation_fields();
+  void restrict_internal_energy(int level);
+  void rebuild_children_energy(double* children) const;
+  int interpolated_internal_ = -1;
+  std::vector<int> interpolation_fields_;
 
   Tree& tree_;
   Settings settings_;
+  FloorCounts floor_counts_;
   int nvar_;
   int flux_width_;
   int internal_energy_ = -1, divergence_ = -1;
