@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "io/ramses_gravity_file.hpp"
 #include "io/ramses_particles.hpp"
 #include "io/ramses_record_reader.hpp"
 #include "io/ramses_records.hpp"
@@ -159,6 +160,7 @@ struct Header {
   int nx = 1, ny = 1, nz = 1, nlevelmax = 0, nvar = 0;
   long long nstep_coarse = 0;
   double boxlen = 0.0, time = 0.0, gamma = 0.0;
+  std::vector<double> dtnew;  // each level's latest step (RAMSES dtnew), from the AMR header
 };
 
 struct Shared {
@@ -167,6 +169,7 @@ struct Shared {
   std::string shown_dir;  // how messages name it
   const CellVariableConversion* conversion = nullptr;
   Layout layout;
+  bool gravity = false;  // the output has grav_ files (potential and acceleration)
   std::string file(const char* kind, int cpu) const { return std::string(kind) + "_" + number5(output_number) + ".out" + number5(cpu); }
   std::string shown(const char* kind, int cpu) const { return shown_dir + "/" + file(kind, cpu); }
 };
@@ -209,7 +212,7 @@ AmrFile read_amr_file(const Shared& s, int cpu) {
   h.time = amr.value<double>("t");
   const auto nlevel = static_cast<std::size_t>(h.nlevelmax);
   amr.values<double>(nlevel, "dtold");
-  amr.values<double>(nlevel, "dtnew");
+  h.dtnew = amr.values<double>(nlevel, "dtnew");
   h.nstep_coarse = amr.values<std::int32_t>(2, "nstep,nstep_coarse")[1];
   for (const char* what : {"einit,mass_tot_0,rho_tot", "cosmology", "aexp,hexp,...", "mass_sph", "headl", "taill"}) amr.skip(what);
   file.numbl = amr.values<std::int32_t>(static_cast<std::size_t>(ncpu) * nlevel, "numbl");
@@ -294,9 +297,10 @@ Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& leve
   KOSMO_REQUIRE(layout.nvar == h.nvar, "RAMSES restart: '" << hydro_shown << "' has nvar=" << h.nvar
                                                           << " but hydro_file_descriptor.txt lists " << layout.nvar << " variables");
   if (levels.size() < nlevel) levels.resize(nlevel);
+  const std::size_t ngravity = s.gravity ? static_cast<std::size_t>(ndim) + 1 : 0;
   for (std::size_t l = 0; l < nlevel; ++l) {
     levels[l].level = static_cast<int>(l) + 1;
-    levels[l].restart_fields.resize(conversion.restart_fields.size());
+    levels[l].restart_fields.resize(conversion.restart_fields.size() + ngravity);
   }
   const auto nvar = static_cast<std::size_t>(h.nvar);
   for (std::size_t l = 0; l < nlevel; ++l)
@@ -324,6 +328,18 @@ Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& leve
       append_restart_state(file_values, layout, conversion, h.gamma, levels[l].restart_fields);
       levels[l].oct_coordinates.insert(levels[l].oct_coordinates.end(), amr.coordinates[l].begin(), amr.coordinates[l].end());
     }
+  if (s.gravity) {
+    // RAMSES' phi and f, after the conversion's fields (as read_ramses_restart_share names them).
+    const std::string grav_shown = s.shown("grav", cpu);
+    KOSMO_REQUIRE(fs::exists(s.directory / s.file("grav", cpu)),
+                  "RAMSES restart: " << grav_shown << " is missing: the output has grav_ files for ncpu=" << s.ncpu);
+    const auto gravity = read_ramses_gravity_file(s.directory / s.file("grav", cpu), grav_shown, cpu, ncpu, ndim, h.nlevelmax, amr.numbl);
+    for (std::size_t l = 0; l < nlevel; ++l)
+      for (std::size_t v = 0; v < gravity[l].size(); ++v) {
+        auto& field = levels[l].restart_fields[conversion.restart_fields.size() + v];
+        field.insert(field.end(), gravity[l][v].begin(), gravity[l][v].end());
+      }
+  }
   return h;
 }
 
@@ -353,6 +369,7 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
     KOSMO_REQUIRE(s.ncpu >= 1 && s.ndim >= 1 && s.ndim <= 3,
                   "RAMSES restart: '" << info.shown << "' has ncpu=" << s.ncpu << ", ndim=" << s.ndim);
     s.layout = read_layout(s.directory / "hydro_file_descriptor.txt", s.shown_dir + "/hydro_file_descriptor.txt", conversion);
+    s.gravity = fs::exists(s.directory / s.file("grav", 1));
   });
   RamsesParticleLayout particle_layout;
   run_collectively(comm, [&] { particle_layout = read_ramses_particle_layout(s.directory, s.shown_dir, output_number, s.ndim); });
@@ -389,7 +406,7 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
   MPI_Bcast(ints, 6, MPI_LONG_LONG, 0, comm);
   MPI_Bcast(reals, 3, MPI_DOUBLE, 0, comm);
   h = Header{static_cast<int>(ints[0]), static_cast<int>(ints[1]), static_cast<int>(ints[2]), static_cast<int>(ints[3]),
-             static_cast<int>(ints[4]), ints[5], reals[0], reals[1], reals[2]};
+             static_cast<int>(ints[4]), ints[5], reals[0], reals[1], reals[2], {}};
   run_collectively(comm, [&] {
     for (std::size_t i = 0; i < headers.size(); ++i) {
       const Header& f = headers[i];
@@ -417,6 +434,12 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
   meta.ordering = ordering == info.entries.end() ? "hilbert" : ordering->second;
 
   share.restart_field_names = conversion.restart_fields;
+  if (s.gravity)
+    for (const std::string& name : ramses_gravity_variables(s.ndim)) share.restart_field_names.push_back(name);
+  // Each level's latest step, file 1's (RAMSES dtnew): the driver rebuilds the leapfrog's
+  // provisional half kicks from it.
+  meta.level_time_steps = rank == 0 ? headers.front().dtnew : std::vector<double>(static_cast<std::size_t>(h.nlevelmax));
+  MPI_Bcast(meta.level_time_steps.data(), h.nlevelmax, MPI_DOUBLE, 0, comm);
   levels.resize(static_cast<std::size_t>(h.nlevelmax));
   for (std::size_t l = 0; l < levels.size(); ++l) {
     levels[l].level = static_cast<int>(l) + 1;
