@@ -21,9 +21,9 @@ double level_step(const std::vector<double>& steps, int level) {
 // Adds restart field `name` with value(level) on every cell, when the run registers it and the
 // share lacks it.
 template <int D>
-void add_level_field(const Simulation<D>& sim, io::RestartShare& share, const std::string& name,
+void add_level_field(const Simulation<D>& sim, io::RestartShare& share, const std::string& name, bool registered,
                      const std::function<double(int)>& value) {
-  if (sim.tree().fields().find(name) < 0 || has_name(share.restart_field_names, name)) return;
+  if (!(registered || sim.tree().fields().find(name) >= 0) || has_name(share.restart_field_names, name)) return;
   share.restart_field_names.push_back(name);
   constexpr std::size_t cells_per_oct = std::size_t{1} << D;
   for (io::SnapshotLevel& level : share.levels) {
@@ -53,9 +53,12 @@ void complete_ramses_restart_share(const Simulation<D>& sim, io::RestartShare& s
   if (!has_name(share.restart_field_names, "acceleration_x")) return;
   const std::vector<double>& steps = share.meta.level_time_steps;
   const double time = share.meta.time;
-  add_level_field(sim, share, "gravity_half_kick_time", [&](int level) { return 0.5 * level_step(steps, level); });
-  add_level_field(sim, share, "potential_solve_level", [](int level) { return static_cast<double>(level); });
-  add_level_field(sim, share, "potential_solve_time", [&](int level) { return time - level_step(steps, level); });
+  // The gas registers its pending kick time when it connects to gravity (hydro/hydro_module.cpp),
+  // which Simulation::restart does first.
+  const bool gas_kicked = sim.gas() && sim.gravity() != nullptr;
+  add_level_field(sim, share, "gravity_half_kick_time", gas_kicked, [&](int level) { return 0.5 * level_step(steps, level); });
+  add_level_field(sim, share, "potential_solve_level", false, [](int level) { return static_cast<double>(level); });
+  add_level_field(sim, share, "potential_solve_time", false, [&](int level) { return time - level_step(steps, level); });
   io::SnapshotParticles& particles = share.particles;
   const bool registered = sim.particles() != nullptr;
   const bool present = std::any_of(particles.restart_fields.begin(), particles.restart_fields.end(),
