@@ -46,7 +46,9 @@ void start_run(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm co
     const int npassive = hydro::passive_scalar_count(params);
     if (ramses) {
       // RAMSES files lack the leapfrog's restart-only state: rebuilt as RAMSES does (driver/ramses_restart_state.hpp).
-      io::RestartShare share = io::read_ramses_restart_share(comm, ".", nrestart, hydro::ramses_restart_conversion<D>(npassive));
+      // A run without gas reads no hydro files (RAMSES writes none for it).
+      const io::CellVariableConversion conversion = sim.gas() ? hydro::ramses_restart_conversion<D>(npassive) : io::CellVariableConversion{};
+      io::RestartShare share = io::read_ramses_restart_share(comm, ".", nrestart, conversion);
       complete_ramses_restart_share(sim, share);
       const std::vector<double> steps = share.meta.level_time_steps;
       sim.restart(share);

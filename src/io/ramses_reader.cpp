@@ -268,20 +268,14 @@ void append_restart_state(const std::vector<std::vector<double>>& file_values, c
   }
 }
 
-// One cpu file pair: the octs of its own block appended to `levels` (the conversion's restart
-// fields). The variables of other blocks are ghost copies of octs other files own.
-Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& levels, Layout& layout) {
-  const int ndim = s.ndim, nchild = 1 << ndim;
+// The hydro file of one cpu: header checks against the amr file, then the conversion's restart
+// fields of the octs of the file's own block appended to `levels` (the other blocks are ghost
+// copies of octs other files own).
+void read_hydro_file(const Shared& s, int cpu, const AmrFile& amr, Header& h, std::vector<SnapshotLevel>& levels, Layout& layout) {
+  const int ndim = s.ndim, nchild = 1 << ndim, ncpu = s.ncpu;
   const CellVariableConversion& conversion = *s.conversion;
   const std::string amr_shown = s.shown("amr", cpu), hydro_shown = s.shown("hydro", cpu);
-  for (const auto& [path, shown] : {std::pair{s.directory / s.file("amr", cpu), amr_shown},
-                                    std::pair{s.directory / s.file("hydro", cpu), hydro_shown}})
-    KOSMO_REQUIRE(fs::exists(path), "RAMSES restart: " << shown << " is missing: the info file says ncpu=" << s.ncpu);
-  const AmrFile amr = read_amr_file(s, cpu);
-  Header h = amr.header;
-  const int ncpu = s.ncpu;
-  const auto nlevel = static_cast<std::size_t>(h.nlevelmax);
-
+  KOSMO_REQUIRE(fs::exists(s.directory / s.file("hydro", cpu)), "RAMSES restart: " << hydro_shown << " is missing: the info file says ncpu=" << s.ncpu);
   FortranRecordReader hydro(s.directory / s.file("hydro", cpu), hydro_shown);
   const auto header = hydro.values<std::int32_t>(1, "ncpu");
   h.nvar = hydro.value<std::int32_t>("nvar");
@@ -296,12 +290,7 @@ Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& leve
   check_layout(layout, conversion, ndim);
   KOSMO_REQUIRE(layout.nvar == h.nvar, "RAMSES restart: '" << hydro_shown << "' has nvar=" << h.nvar
                                                           << " but hydro_file_descriptor.txt lists " << layout.nvar << " variables");
-  if (levels.size() < nlevel) levels.resize(nlevel);
-  const std::size_t ngravity = s.gravity ? static_cast<std::size_t>(ndim) + 1 : 0;
-  for (std::size_t l = 0; l < nlevel; ++l) {
-    levels[l].level = static_cast<int>(l) + 1;
-    levels[l].restart_fields.resize(conversion.restart_fields.size() + ngravity);
-  }
+  const auto nlevel = static_cast<std::size_t>(h.nlevelmax);
   const auto nvar = static_cast<std::size_t>(h.nvar);
   for (std::size_t l = 0; l < nlevel; ++l)
     for (int b = 0; b < ncpu; ++b) {
@@ -326,8 +315,30 @@ Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& leve
       // state only to round-off: a RAMSES-format restart equals the HDF5 one to a few 1e-16
       // relative, not bit for bit.
       append_restart_state(file_values, layout, conversion, h.gamma, levels[l].restart_fields);
-      levels[l].oct_coordinates.insert(levels[l].oct_coordinates.end(), amr.coordinates[l].begin(), amr.coordinates[l].end());
     }
+}
+
+// One cpu's files: the octs of its own block appended to `levels` with the conversion's restart
+// fields from the hydro file (when the run has gas: RAMSES writes hydro files only then) and the
+// potential and acceleration from the grav file (when the output has grav files).
+Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& levels, Layout& layout) {
+  const int ndim = s.ndim;
+  const CellVariableConversion& conversion = *s.conversion;
+  const std::string amr_shown = s.shown("amr", cpu);
+  KOSMO_REQUIRE(fs::exists(s.directory / s.file("amr", cpu)), "RAMSES restart: " << amr_shown << " is missing: the info file says ncpu=" << s.ncpu);
+  const AmrFile amr = read_amr_file(s, cpu);
+  Header h = amr.header;
+  const int ncpu = s.ncpu;
+  const auto nlevel = static_cast<std::size_t>(h.nlevelmax);
+  if (levels.size() < nlevel) levels.resize(nlevel);
+  const std::size_t ngravity = s.gravity ? static_cast<std::size_t>(ndim) + 1 : 0;
+  for (std::size_t l = 0; l < nlevel; ++l) {
+    levels[l].level = static_cast<int>(l) + 1;
+    levels[l].restart_fields.resize(conversion.restart_fields.size() + ngravity);
+  }
+  if (!conversion.file_variables.empty()) read_hydro_file(s, cpu, amr, h, levels, layout);
+  for (std::size_t l = 0; l < nlevel; ++l)
+    levels[l].oct_coordinates.insert(levels[l].oct_coordinates.end(), amr.coordinates[l].begin(), amr.coordinates[l].end());
   if (s.gravity) {
     // RAMSES' phi and f, after the conversion's fields (as read_ramses_restart_share names them).
     const std::string grav_shown = s.shown("grav", cpu);
