@@ -105,6 +105,8 @@ inline std::vector<io::ParameterRecord> snapshot_parameters(const core::Paramete
 // rank, for what the mesh does not know (aexp, cosmology and units of a cosmological run).
 struct SnapshotExtras {
   const io::SnapshotParticles* particles = nullptr;
+  // Each level's latest step (Simulation::level_time_steps), for the RAMSES files' dtnew.
+  std::vector<double> level_time_steps;
   std::function<void(io::SnapshotMeta&)> complete_meta;
 };
 
@@ -143,6 +145,7 @@ void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const
   meta.restart_fields = snapshot_restart_fields(tree);
   meta.single_precision_fields = params.get_string("OUTPUT_PARAMS", "output_precision") == "single";
   meta.parameters = snapshot_parameters(params);
+  meta.level_time_steps = extras.level_time_steps;
   if (extras.complete_meta) extras.complete_meta(meta);
   // Comoving exponents mean something only when the units follow aexp.
   if (!meta.cosmological) {

@@ -71,6 +71,7 @@ Simulation<D>::Simulation(const core::ParameterSet& params, MPI_Comm comm)
   time_balance_alpha_ = params.get_real("AMR_PARAMS", "time_balance_alpha");
   level_seconds_.assign(static_cast<std::size_t>(tree_.levelmax()) + 1, 0.0);
   level_cells_.assign(static_cast<std::size_t>(tree_.levelmax()) + 1, 0.0);
+  level_time_steps_.assign(static_cast<std::size_t>(tree_.levelmax()), 0.0);
   if (mesh_.distributed()) mesh_.classify_coarse_grid(tree_);
   // The modules of &RUN_PARAMS, in the order their fields are registered and their stages run.
   if (params.get_bool("RUN_PARAMS", "hydro")) add_module(std::make_unique<hydro::HydroModule<D>>(params, tree_, mesh_, timers_));
@@ -499,6 +500,7 @@ void Simulation<D>::amr_step(int level, double t, double dt, int icount) {
 
 template <int D>
 void Simulation<D>::advance_level(int level, double dt) {
+  level_time_steps_[static_cast<std::size_t>(level - 1)] = dt;
   const auto start = Clock::now();
   std::size_t cells = 0;
   for_each_module([&](Module& m) { cells += m.advance(level, dt); });

@@ -100,6 +100,9 @@ class Simulation {
 
   double time() const { return time_; }
   long long step() const { return step_; }
+  // The length of each level's latest step, levels 1..levelmax (RAMSES dtnew; 0 for a level that has
+  // not stepped): written into RAMSES-format outputs, from which a restart rebuilds the half kicks.
+  const std::vector<double>& level_time_steps() const { return level_time_steps_; }
   Tree& tree() { return tree_; }
   const Tree& tree() const { return tree_; }
   std::vector<core::DerivedOutput> outputs() const;
@@ -168,6 +171,7 @@ class Simulation {
   // cell updates) and cells updated, for the time blend of seeds/000 eq. 12.
   std::vector<double> level_seconds_, level_cells_;
   double time_ = 0.0;
+  std::vector<double> level_time_steps_;
   long long step_ = 0;
   long long cell_updates_ = 0;
 };

@@ -18,6 +18,7 @@
 #include "driver/mesh_update_report.hpp"
 #include "driver/progress_report.hpp"
 #include "hydro/barotropic_eos.hpp"
+#include "driver/ramses_restart_state.hpp"
 #include "hydro/hydro_restart_conversion.hpp"
 #include "hydro/initial_regions.hpp"
 #include "io/namelist_copy.hpp"
@@ -46,8 +47,18 @@ void start_run(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm co
   if (nrestart > 0) {
     const bool ramses = params.get_string("OUTPUT_PARAMS", "informat") == "ramses";
     const int npassive = hydro::passive_scalar_count(params);
-    sim.restart(ramses ? io::read_ramses_restart_share(comm, ".", nrestart, hydro::ramses_restart_conversion<D>(npassive))
-                       : io::read_restart_share(comm, ".", nrestart));
+    if (ramses) {
+      // RAMSES files lack the leapfrog's restart-only state: rebuilt as RAMSES does (driver/ramses_restart_state.hpp).
+      // A run without gas reads no hydro files (RAMSES writes none for it).
+      const io::CellVariableConversion conversion = sim.gas() ? hydro::ramses_restart_conversion<D>(npassive) : io::CellVariableConversion{};
+      io::RestartShare share = io::read_ramses_restart_share(comm, ".", nrestart, conversion);
+      complete_ramses_restart_share(sim, share);
+      const std::vector<double> steps = share.meta.level_time_steps;
+      sim.restart(share);
+      rebuild_particle_kicks(sim, steps);
+    } else {
+      sim.restart(io::read_restart_share(comm, ".", nrestart));
+    }
     if (rank == 0) log << " Restarted from " << io::output_directory_name(nrestart) << " at t=" << sim.time() << ", step " << sim.step() << "\n";
   } else {
     sim.initialise();
@@ -101,6 +112,7 @@ void write_output(const Simulation<D>& sim, const core::ParameterSet& params, MP
   SnapshotExtras extras;
   io::SnapshotParticles particles;
   if (sim.snapshot_particles(particles)) extras.particles = &particles;
+  extras.level_time_steps = sim.level_time_steps();
   if (cosmology) {
     extras.complete_meta = [cosmology, &sim](io::SnapshotMeta& meta) {
       const double a = cosmology->aexp_at(sim.time());

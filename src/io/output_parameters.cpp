@@ -47,9 +47,10 @@ void declare_parameters(core::SchemaBuilder& schema) {
       real_key("OUTPUT_PARAMS", "tend", 0.0, at_least(0), "end time in code units (0 = last entry of tout)"),
       real_key("OUTPUT_PARAMS", "delta_aout", 0.0, any_value(),
                "interval between outputs in expansion factor (0 = use aout only)"),
-      string_key("OUTPUT_PARAMS", "outformat", "hdf5", {"hdf5", "ramses", "both"},
-                 "snapshot format: 'hdf5' (kosmo's single file, read by restarts and kosmo.load), 'ramses' (RAMSES' "
-                 "binary amr_/hydro_ files, for yt, osyris, pynbody; restarts read it with informat='ramses') or 'both'"),
+      string_key("OUTPUT_PARAMS", "outformat", "both", {"hdf5", "ramses", "both"},
+                 "kosmo: snapshot format: 'both' (the default: kosmo's HDF5 file, the checkpoint restarts and kosmo.load "
+                 "read, and RAMSES' binary amr_/hydro_/grav_/part_ files, which yt, osyris and pynbody open unchanged), "
+                 "'hdf5' (the HDF5 file only) or 'ramses' (RAMSES' files only; restarts read them with informat='ramses')"),
       string_key("OUTPUT_PARAMS", "informat", "hdf5", {"hdf5", "ramses"},
                  "format nrestart reads: 'hdf5' (kosmo_NNNNN.h5, bit for bit) or 'ramses' (the amr_/hydro_NNNNN.outCCCCC "
                  "files of kosmo or of a RAMSES hydro run, any number of files onto any number of ranks; primitive "

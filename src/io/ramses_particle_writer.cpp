@@ -25,7 +25,8 @@ constexpr const char* kAxes[3] = {"x", "y", "z"};
 
 // The part file's fields in record order with their struct type codes: RAMSES' backup_part order
 // without the optional potential, then every further registered attribute (RAMSES writes a star
-// formation run's birth_time and metallicity there too), then the restart-only fields.
+// formation run's birth_time and metallicity there too). Restart-only state is not written: a
+// restart from these files rebuilds it (docs/outputs.md, "Restarts").
 std::vector<std::pair<std::string, char>> written_fields(int ndim, const RamsesParticleTotals& totals) {
   std::vector<std::pair<std::string, char>> fields;
   for (int d = 0; d < ndim; ++d) fields.emplace_back(std::string("position_") + kAxes[d], 'd');
@@ -36,8 +37,36 @@ std::vector<std::pair<std::string, char>> written_fields(int ndim, const RamsesP
   fields.emplace_back("family", 'b');
   fields.emplace_back("tag", 'b');
   for (const auto& attribute : totals.attributes) fields.push_back(attribute);
-  for (const auto& name : totals.restart_names) fields.emplace_back(name, 'd');  // the driver's restart state
   return fields;
+}
+
+// RAMSES' levelp: the level whose step last kicked the particle (pm/synchro_fine.f90 sets it at each
+// kick), which a restart needs to redo that kick's provisional half (its dtnew). The particle
+// module keeps that step's half length (the restart field pending_half_dt); the level is the one
+// whose latest step it is half of, the current level when several match. Without that field or
+// the levels' steps: the level of the particle's cell.
+std::vector<std::int32_t> kick_levels(const SnapshotMeta& meta, const SnapshotParticles& particles) {
+  std::vector<std::int32_t> levels(particles.level.begin(), particles.level.end());
+  const auto half_dt = std::find_if(particles.restart_fields.begin(), particles.restart_fields.end(),
+                                    [](const ParticleRestartField& f) { return f.name == kRamsesKickHalfStepField; });
+  if (half_dt == particles.restart_fields.end() || meta.level_time_steps.empty()) return levels;
+  const auto nlevel = static_cast<int>(meta.level_time_steps.size());
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const double half = half_dt->values[i];
+    const auto matches = [&](int l) { return l >= 1 && l <= nlevel && 0.5 * meta.level_time_steps[static_cast<std::size_t>(l - 1)] == half; };
+    if (half == 0.0 || matches(levels[i])) continue;
+    for (int distance = 1; distance < nlevel; ++distance) {
+      if (matches(levels[i] - distance)) {
+        levels[i] -= distance;
+        break;
+      }
+      if (matches(levels[i] + distance)) {
+        levels[i] += distance;
+        break;
+      }
+    }
+  }
+  return levels;
 }
 
 // RAMSES' struct type code of an attribute's values.
@@ -89,7 +118,6 @@ RamsesParticleTotals ramses_particle_totals(MPI_Comm comm, const SnapshotParticl
   MPI_Allreduce(&low, &global_low, 1, MPI_INT64_T, MPI_MIN, comm);
   MPI_Allreduce(&high, &global_high, 1, MPI_INT64_T, MPI_MAX, comm);
   totals.identity_int64 = global_low < INT32_MIN || global_high > INT32_MAX;
-  for (const auto& field : particles.restart_fields) totals.restart_names.push_back(field.name);
   for (const auto& attribute : particles.attributes) totals.attributes.emplace_back(attribute.name, type_code(attribute.values));
   return totals;
 }
@@ -121,18 +149,14 @@ void write_ramses_particle_file(const fs::path& directory, const SnapshotMeta& m
     for (std::size_t i = 0; i < n; ++i) id[i] = to_int32(particles.id[i], path, "identity");
     out.record(id, "identity");
   }
-  out.record(std::vector<std::int32_t>(particles.level.begin(), particles.level.end()), "levelp");
+  out.record(kick_levels(meta, particles), "levelp");
   out.record(particles.family, "family");
   out.record(std::vector<std::int8_t>(n, 0), "tag");  // RAMSES' default tag; kosmo has no tags
-  KOSMO_REQUIRE(totals.restart_names.size() == particles.restart_fields.size() &&
-                    totals.attributes.size() == particles.attributes.size(),
-                "RAMSES output: '" << path.string() << "': " << particles.restart_fields.size()
-                                   << " particle restart fields and " << particles.attributes.size()
-                                   << " attributes, the descriptor lists " << totals.restart_names.size() << " and "
-                                   << totals.attributes.size());
+  KOSMO_REQUIRE(totals.attributes.size() == particles.attributes.size(),
+                "RAMSES output: '" << path.string() << "': " << particles.attributes.size()
+                                   << " attributes, the descriptor lists " << totals.attributes.size());
   for (const auto& attribute : particles.attributes)
     std::visit([&](const auto& values) { out.record(values, attribute.name.c_str()); }, attribute.values);
-  for (const auto& field : particles.restart_fields) out.record(field.values, field.name.c_str());
   file.commit();
 }
 

@@ -37,12 +37,18 @@ struct RamsesParticleTotals {
   // 'i' when every id of the snapshot fits int32 (what readers assume without a descriptor) and 'q'
   // otherwise; the choice is global so that the one descriptor describes every file.
   bool identity_int64 = false;
-  // SnapshotParticles::attributes (name, struct type code d, q or b), written after `tag`, then
-  // SnapshotParticles::restart_fields as further 'd' fields (yt reads every one as
-  // particle_<name>); the same on every rank.
+  // SnapshotParticles::attributes (name, struct type code d, q or b), written after `tag` (yt reads
+  // every one as particle_<name>); the same on every rank. SnapshotParticles::restart_fields are
+  // not written: RAMSES files hold analysis quantities only, and a restart from them rebuilds the
+  // leapfrog's state (docs/outputs.md, "Restarts").
   std::vector<std::pair<std::string, char>> attributes;
-  std::vector<std::string> restart_names;
 };
+
+// The particle restart field holding half the length of the step that last kicked each particle
+// (driver/level_particles.hpp: the leapfrog's pending_half_dt). The part files' levelp is the level
+// whose latest step (SnapshotMeta::level_time_steps) that is half of, as RAMSES' levelp is the level
+// of the particle's last kick.
+inline constexpr const char* kRamsesKickHalfStepField = "pending_half_dt";
 
 // Collective over `comm`: the totals of all ranks' `particles` (each rank passes its own; the
 // restart field names must agree, see io/snapshot_particles.hpp).

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "io/ramses_gravity_file.hpp"
 #include "io/ramses_particles.hpp"
 #include "io/ramses_record_reader.hpp"
 #include "io/ramses_records.hpp"
@@ -159,6 +160,7 @@ struct Header {
   int nx = 1, ny = 1, nz = 1, nlevelmax = 0, nvar = 0;
   long long nstep_coarse = 0;
   double boxlen = 0.0, time = 0.0, gamma = 0.0;
+  std::vector<double> dtnew;  // each level's latest step (RAMSES dtnew), from the AMR header
 };
 
 struct Shared {
@@ -167,6 +169,7 @@ struct Shared {
   std::string shown_dir;  // how messages name it
   const CellVariableConversion* conversion = nullptr;
   Layout layout;
+  bool gravity = false;  // the output has grav_ files (potential and acceleration)
   std::string file(const char* kind, int cpu) const { return std::string(kind) + "_" + number5(output_number) + ".out" + number5(cpu); }
   std::string shown(const char* kind, int cpu) const { return shown_dir + "/" + file(kind, cpu); }
 };
@@ -209,7 +212,7 @@ AmrFile read_amr_file(const Shared& s, int cpu) {
   h.time = amr.value<double>("t");
   const auto nlevel = static_cast<std::size_t>(h.nlevelmax);
   amr.values<double>(nlevel, "dtold");
-  amr.values<double>(nlevel, "dtnew");
+  h.dtnew = amr.values<double>(nlevel, "dtnew");
   h.nstep_coarse = amr.values<std::int32_t>(2, "nstep,nstep_coarse")[1];
   for (const char* what : {"einit,mass_tot_0,rho_tot", "cosmology", "aexp,hexp,...", "mass_sph", "headl", "taill"}) amr.skip(what);
   file.numbl = amr.values<std::int32_t>(static_cast<std::size_t>(ncpu) * nlevel, "numbl");
@@ -265,20 +268,14 @@ void append_restart_state(const std::vector<std::vector<double>>& file_values, c
   }
 }
 
-// One cpu file pair: the octs of its own block appended to `levels` (the conversion's restart
-// fields). The variables of other blocks are ghost copies of octs other files own.
-Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& levels, Layout& layout) {
-  const int ndim = s.ndim, nchild = 1 << ndim;
+// The hydro file of one cpu: header checks against the amr file, then the conversion's restart
+// fields of the octs of the file's own block appended to `levels` (the other blocks are ghost
+// copies of octs other files own).
+void read_hydro_file(const Shared& s, int cpu, const AmrFile& amr, Header& h, std::vector<SnapshotLevel>& levels, Layout& layout) {
+  const int ndim = s.ndim, nchild = 1 << ndim, ncpu = s.ncpu;
   const CellVariableConversion& conversion = *s.conversion;
   const std::string amr_shown = s.shown("amr", cpu), hydro_shown = s.shown("hydro", cpu);
-  for (const auto& [path, shown] : {std::pair{s.directory / s.file("amr", cpu), amr_shown},
-                                    std::pair{s.directory / s.file("hydro", cpu), hydro_shown}})
-    KOSMO_REQUIRE(fs::exists(path), "RAMSES restart: " << shown << " is missing: the info file says ncpu=" << s.ncpu);
-  const AmrFile amr = read_amr_file(s, cpu);
-  Header h = amr.header;
-  const int ncpu = s.ncpu;
-  const auto nlevel = static_cast<std::size_t>(h.nlevelmax);
-
+  KOSMO_REQUIRE(fs::exists(s.directory / s.file("hydro", cpu)), "RAMSES restart: " << hydro_shown << " is missing: the info file says ncpu=" << s.ncpu);
   FortranRecordReader hydro(s.directory / s.file("hydro", cpu), hydro_shown);
   const auto header = hydro.values<std::int32_t>(1, "ncpu");
   h.nvar = hydro.value<std::int32_t>("nvar");
@@ -293,11 +290,7 @@ Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& leve
   check_layout(layout, conversion, ndim);
   KOSMO_REQUIRE(layout.nvar == h.nvar, "RAMSES restart: '" << hydro_shown << "' has nvar=" << h.nvar
                                                           << " but hydro_file_descriptor.txt lists " << layout.nvar << " variables");
-  if (levels.size() < nlevel) levels.resize(nlevel);
-  for (std::size_t l = 0; l < nlevel; ++l) {
-    levels[l].level = static_cast<int>(l) + 1;
-    levels[l].restart_fields.resize(conversion.restart_fields.size());
-  }
+  const auto nlevel = static_cast<std::size_t>(h.nlevelmax);
   const auto nvar = static_cast<std::size_t>(h.nvar);
   for (std::size_t l = 0; l < nlevel; ++l)
     for (int b = 0; b < ncpu; ++b) {
@@ -322,8 +315,42 @@ Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& leve
       // state only to round-off: a RAMSES-format restart equals the HDF5 one to a few 1e-16
       // relative, not bit for bit.
       append_restart_state(file_values, layout, conversion, h.gamma, levels[l].restart_fields);
-      levels[l].oct_coordinates.insert(levels[l].oct_coordinates.end(), amr.coordinates[l].begin(), amr.coordinates[l].end());
     }
+}
+
+// One cpu's files: the octs of its own block appended to `levels` with the conversion's restart
+// fields from the hydro file (when the run has gas: RAMSES writes hydro files only then) and the
+// potential and acceleration from the grav file (when the output has grav files).
+Header read_cpu_files(const Shared& s, int cpu, std::vector<SnapshotLevel>& levels, Layout& layout) {
+  const int ndim = s.ndim;
+  const CellVariableConversion& conversion = *s.conversion;
+  const std::string amr_shown = s.shown("amr", cpu);
+  KOSMO_REQUIRE(fs::exists(s.directory / s.file("amr", cpu)), "RAMSES restart: " << amr_shown << " is missing: the info file says ncpu=" << s.ncpu);
+  const AmrFile amr = read_amr_file(s, cpu);
+  Header h = amr.header;
+  const int ncpu = s.ncpu;
+  const auto nlevel = static_cast<std::size_t>(h.nlevelmax);
+  if (levels.size() < nlevel) levels.resize(nlevel);
+  const std::size_t ngravity = s.gravity ? static_cast<std::size_t>(ndim) + 1 : 0;
+  for (std::size_t l = 0; l < nlevel; ++l) {
+    levels[l].level = static_cast<int>(l) + 1;
+    levels[l].restart_fields.resize(conversion.restart_fields.size() + ngravity);
+  }
+  if (!conversion.file_variables.empty()) read_hydro_file(s, cpu, amr, h, levels, layout);
+  for (std::size_t l = 0; l < nlevel; ++l)
+    levels[l].oct_coordinates.insert(levels[l].oct_coordinates.end(), amr.coordinates[l].begin(), amr.coordinates[l].end());
+  if (s.gravity) {
+    // RAMSES' phi and f, after the conversion's fields (as read_ramses_restart_share names them).
+    const std::string grav_shown = s.shown("grav", cpu);
+    KOSMO_REQUIRE(fs::exists(s.directory / s.file("grav", cpu)),
+                  "RAMSES restart: " << grav_shown << " is missing: the output has grav_ files for ncpu=" << s.ncpu);
+    const auto gravity = read_ramses_gravity_file(s.directory / s.file("grav", cpu), grav_shown, cpu, ncpu, ndim, h.nlevelmax, amr.numbl);
+    for (std::size_t l = 0; l < nlevel; ++l)
+      for (std::size_t v = 0; v < gravity[l].size(); ++v) {
+        auto& field = levels[l].restart_fields[conversion.restart_fields.size() + v];
+        field.insert(field.end(), gravity[l][v].begin(), gravity[l][v].end());
+      }
+  }
   return h;
 }
 
@@ -353,6 +380,7 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
     KOSMO_REQUIRE(s.ncpu >= 1 && s.ndim >= 1 && s.ndim <= 3,
                   "RAMSES restart: '" << info.shown << "' has ncpu=" << s.ncpu << ", ndim=" << s.ndim);
     s.layout = read_layout(s.directory / "hydro_file_descriptor.txt", s.shown_dir + "/hydro_file_descriptor.txt", conversion);
+    s.gravity = fs::exists(s.directory / s.file("grav", 1));
   });
   RamsesParticleLayout particle_layout;
   run_collectively(comm, [&] { particle_layout = read_ramses_particle_layout(s.directory, s.shown_dir, output_number, s.ndim); });
@@ -389,7 +417,7 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
   MPI_Bcast(ints, 6, MPI_LONG_LONG, 0, comm);
   MPI_Bcast(reals, 3, MPI_DOUBLE, 0, comm);
   h = Header{static_cast<int>(ints[0]), static_cast<int>(ints[1]), static_cast<int>(ints[2]), static_cast<int>(ints[3]),
-             static_cast<int>(ints[4]), ints[5], reals[0], reals[1], reals[2]};
+             static_cast<int>(ints[4]), ints[5], reals[0], reals[1], reals[2], {}};
   run_collectively(comm, [&] {
     for (std::size_t i = 0; i < headers.size(); ++i) {
       const Header& f = headers[i];
@@ -417,6 +445,12 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
   meta.ordering = ordering == info.entries.end() ? "hilbert" : ordering->second;
 
   share.restart_field_names = conversion.restart_fields;
+  if (s.gravity)
+    for (const std::string& name : ramses_gravity_variables(s.ndim)) share.restart_field_names.push_back(name);
+  // Each level's latest step, file 1's (RAMSES dtnew): the driver rebuilds the leapfrog's
+  // provisional half kicks from it.
+  meta.level_time_steps = rank == 0 ? headers.front().dtnew : std::vector<double>(static_cast<std::size_t>(h.nlevelmax));
+  MPI_Bcast(meta.level_time_steps.data(), h.nlevelmax, MPI_DOUBLE, 0, comm);
   levels.resize(static_cast<std::size_t>(h.nlevelmax));
   for (std::size_t l = 0; l < levels.size(); ++l) {
     levels[l].level = static_cast<int>(l) + 1;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "io/ramses_gravity_file.hpp"
 #include "io/ramses_records.hpp"
 
 namespace kosmo::io {
@@ -145,8 +146,12 @@ void write_amr_header(FortranRecordWriter& out, const fs::path& file, const Snap
   out.reals({meta.time}, "tout");
   out.reals({meta.aexp}, "aout");
   out.reals({meta.time}, "t");
-  out.record(std::vector<double>(levels, 0.0), "dtold");
-  out.record(std::vector<double>(levels, 0.0), "dtnew");
+  // Each level's latest step (RAMSES dtnew; dtold, the step before, is not kept: the same is
+  // written). A RAMSES-format restart rebuilds the provisional half kicks from it.
+  std::vector<double> dtnew(levels, 0.0);
+  if (meta.level_time_steps.size() == levels) dtnew = meta.level_time_steps;
+  out.record(dtnew, "dtold");
+  out.record(dtnew, "dtnew");
   const auto step = to_int32(meta.step, file, "nstep_coarse");
   out.ints({step, step}, "nstep,nstep_coarse");
   out.reals({0.0, 0.0, 0.0}, "einit,mass_tot_0,rho_tot");
@@ -274,12 +279,13 @@ void check_owned_children(const fs::path& file, const SnapshotMeta& meta, const 
   }
 }
 
-void write_hydro_file(const fs::path& path, const SnapshotMeta& meta, const RamsesDomain& domain, double gamma) {
+void write_hydro_file(const fs::path& path, const SnapshotMeta& meta, const RamsesDomain& domain, double gamma,
+                      const std::vector<std::size_t>& columns) {
   AtomicFile file(path);
   FortranRecordWriter out(file);
   const int nchild = 1 << meta.ndim;
   out.ints({meta.ncpu}, "ncpu");
-  out.ints({to_int32(static_cast<long long>(meta.fields.size()), path, "nvar")}, "nvar");
+  out.ints({to_int32(static_cast<long long>(columns.size()), path, "nvar")}, "nvar");
   out.ints({meta.ndim}, "ndim");
   out.ints({meta.levelmax}, "nlevelmax");
   out.ints({0}, "nboundary");
@@ -294,7 +300,8 @@ void write_hydro_file(const fs::path& path, const SnapshotMeta& meta, const Rams
       if (n == 0) continue;
       values.resize(n);
       for (int child = 0; child < nchild; ++child) {
-        for (const auto& field : block.fields) {
+        for (std::size_t column : columns) {
+          const auto& field = block.fields[column];
           for (std::size_t o = 0; o < n; ++o)
             values[o] = field[o * static_cast<std::size_t>(nchild) + static_cast<std::size_t>(child)];
           out.record(values, "hydro variable");
@@ -328,7 +335,11 @@ void write_ramses_domain_files(const fs::path& directory, const SnapshotMeta& me
       }
     file.commit();
   }
-  write_hydro_file(directory / ("hydro_" + suffix), meta, domain, gamma);
+  // RAMSES keeps the potential and the acceleration in grav_ files (poisson/output_poisson.f90) and
+  // writes hydro_ files only for runs with gas.
+  const RamsesFieldSplit split = split_ramses_fields(meta);
+  if (!split.hydro.empty()) write_hydro_file(directory / ("hydro_" + suffix), meta, domain, gamma, split.hydro);
+  if (!split.gravity.empty()) write_ramses_gravity_file(directory / ("grav_" + suffix), meta, domain.blocks, split.gravity);
 }
 
 }  // namespace kosmo::io

@@ -12,6 +12,8 @@
 #include "io/ramses_particles.hpp"
 #include "io/ramses_records.hpp"
 #include "io/ramses_writer.hpp"
+
+#include "io/ramses_gravity_file.hpp"
 #include "io/snapshot_particles.hpp"
 #include "io/snapshot_writer.hpp"
 #include "parallel/collective_check.hpp"
@@ -292,8 +294,9 @@ void add_level_statistics(MPI_Comm comm, const SnapshotMeta& meta, const std::ve
 void write_ramses_hydro_descriptor(const fs::path& directory, const SnapshotMeta& meta) {
   AtomicFile file(directory / "hydro_file_descriptor.txt");
   file.stream() << "# version:  1\n# ivar, variable_name, variable_type\n";
-  for (std::size_t i = 0; i < meta.fields.size(); ++i)  // (I2,", ",a,", ",a)
-    file.stream() << format_fortran_i(static_cast<long long>(i + 1), 2) << ", " << meta.fields[i].name << ", d\n";
+  const std::vector<std::size_t> hydro = split_ramses_fields(meta).hydro;  // grav_ variables have no descriptor
+  for (std::size_t i = 0; i < hydro.size(); ++i)  // (I2,", ",a,", ",a)
+    file.stream() << format_fortran_i(static_cast<long long>(i + 1), 2) << ", " << meta.fields[hydro[i]].name << ", d\n";
   file.commit();
 }
 
@@ -376,7 +379,7 @@ void write_ramses_snapshot(MPI_Comm comm, const std::string& directory, const Sn
       write_ramses_domain_files(target, meta, domain, gamma);
       if (with_particles) write_ramses_particle_file(target, meta, rank + 1, mine, particle_totals);
       if (rank != 0) return;
-      write_ramses_hydro_descriptor(target, meta);
+      if (!split_ramses_fields(meta).hydro.empty()) write_ramses_hydro_descriptor(target, meta);
       if (with_particles) write_ramses_particle_descriptor(target, meta, particle_totals);
       // RAMSES writes header_NNNNN.txt into every output, with zero counts when there are no particles.
       write_ramses_output_header(target, meta, particle_totals);

@@ -101,6 +101,10 @@ struct SnapshotMeta {
   double time = 0.0;           // code units
   double aexp = 1.0;
   long long step = 0;          // coarse step count (nstep_coarse)
+  // Length of each level's latest step, levels 1..levelmax (RAMSES dtnew, written in the AMR header):
+  // a restart from RAMSES files rebuilds the leapfrog's provisional half kicks from it
+  // (docs/outputs.md, "Restarts"). Empty: unknown (zeros are written).
+  std::vector<double> level_time_steps;
   int ncpu = 1;                // number of MPI ranks that wrote the file
   // Units (RAMSES &UNITS_PARAMS): cgs value of one code unit.
   double unit_l = 1.0, unit_d = 1.0, unit_t = 1.0;
