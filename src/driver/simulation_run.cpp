@@ -43,7 +43,7 @@ void start_run(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm co
   if (nrestart > 0) {
     const bool ramses = params.get_string("OUTPUT_PARAMS", "informat") == "ramses";
     const int npassive = hydro::passive_scalar_count(params);
-    sim.restart(ramses ? io::read_ramses_restart_share(comm, ".", nrestart, hydro::ramses_restart_conversion<D>(npassive))
+    sim.restart(ramses ? io::read_ramses_restart_share(comm, ".", nrestart, hydro::ramses_restart_conversion<D>(npassive, params.get_bool("COOLING_PARAMS", "metal")))
                        : io::read_restart_share(comm, ".", nrestart));
     if (rank == 0) log << " Restarted from " << io::output_directory_name(nrestart) << " at t=" << sim.time() << ", step " << sim.step() << "\n";
   } else {
