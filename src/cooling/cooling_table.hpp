@@ -24,7 +24,7 @@ class CoolingTable {
   static constexpr double log_nh_min = -10.0, log_nh_max = 6.0;
   static constexpr double log_t2_min = -2.0, log_t2_max = 9.0;
   static constexpr int nh_nodes = 161;   // 0.1 dex
-  static constexpr int t2_nodes = 881;   // 0.0125 dex
+  static constexpr int t2_nodes = 441;   // 0.025 dex
 
   CoolingTable(double redshift, const UvBackground& uv);
 

@@ -7,7 +7,7 @@ namespace kosmo::cooling {
 double ism_net_cooling(double n_h, double temperature) {
   constexpr double photoelectric_heating = 2e-26;  // erg/s
   const double t = temperature;
-  const double lambda = photoelectric_heating * (1e7 * std::exp(-114800.0 / (t + 1000.0)) + 14.0 * std::sqrt(t) * std::exp(-92.0 / t));
+  const double lambda = photoelectric_heating * (1e7 * std::exp(-118400.0 / (t + 1000.0)) + 1.4e-2 * std::sqrt(t) * std::exp(-92.0 / t));
   return n_h * lambda - photoelectric_heating;
 }
 
