@@ -71,7 +71,7 @@ double t2_of_temperature(double n_h, double t, const UvBackground& uv) {
 void expect_cooling_follows_reference(const UvBackground& uv, double redshift, double metallicity) {
   const double n_h = 0.0731;  // between the table's nodes
   const CoolingTable table(redshift, uv);
-  const CoolingSolverSettings settings{gamma_gas, 0.05, 1e-2};
+  const CoolingSolverSettings settings;
   auto tabulated = [&](double y) { return primordial_temperature_rate(table, gamma_gas, n_h, n_h, y, metallicity); };
   auto direct = [&](double y) {
     const CoolingRates r = cooling_rates(n_h, y, redshift, uv);
@@ -181,7 +181,7 @@ TEST(PrimordialRates, MeanDensityTemperatureAtRedshiftThree) {
 // The ISM function's two stable phases (Koyama & Inutsuka 2002 Fig. 1): warm near 8000 K at
 // n = 0.1 cm^-3, cold below 100 K at n = 100 cm^-3; the solver settles on them from 1e4 K.
 TEST(IsmCooling, TwoPhaseEquilibria) {
-  const CoolingSolverSettings settings{gamma_gas, 0.05, 1e-2};
+  const CoolingSolverSettings settings;
   for (auto [n_h, low, high] : {std::tuple{0.1, 5e3, 1e4}, std::tuple{100.0, 10.0, 100.0}}) {
     auto rate = [&, n = n_h](double y) { return ism_temperature_rate(gamma_gas, 1.4, n, y); };
     const double t2 = integrate_temperature(rate, settings, 1e4 / 1.4, 3e15).t2;  // 100 Myr
