@@ -1,5 +1,7 @@
 #include "cooling/cooling_module.hpp"
 
+#include <mpi.h>
+
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -55,7 +57,20 @@ template <int D>
 void CoolingModule<D>::update_table(double redshift) {
   if (table_ && std::fabs(redshift - table_->redshift()) <= table_redshift_tolerance * (1.0 + redshift)) return;
   const auto start = std::chrono::steady_clock::now();
-  table_ = std::make_unique<CoolingTable>(redshift, uv_background(settings_.uv, redshift));
+  // The ranks share the n_H rows (as RAMSES' cmp_table), then every rank gathers all of them.
+  const int ranks = mesh_.nrank(), rank = mesh_.distributed() ? mesh_.rank() : 0;
+  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    const int begin = CoolingTable::nh_nodes * r / ranks, end = CoolingTable::nh_nodes * (r + 1) / ranks;
+    counts[static_cast<std::size_t>(r)] = (end - begin) * CoolingTable::t2_nodes;
+    offsets[static_cast<std::size_t>(r)] = begin * CoolingTable::t2_nodes;
+  }
+  table_ = std::make_unique<CoolingTable>(redshift, uv_background(settings_.uv, redshift), CoolingTable::nh_nodes * rank / ranks,
+                                          CoolingTable::nh_nodes * (rank + 1) / ranks);
+  if (ranks > 1)
+    for (int q = 0; q < CoolingTable::quantities; ++q)
+      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, table_->rows(static_cast<CoolingTable::Quantity>(q)), counts.data(), offsets.data(),
+                     MPI_DOUBLE, mesh_.comm());
   timers_.add("cooling - rate table", start);
 }
 

@@ -13,11 +13,11 @@ double log_of(double rate) { return std::log10(std::max(rate, 1e-100)); }
 
 }  // namespace
 
-CoolingTable::CoolingTable(double redshift, const UvBackground& uv)
+CoolingTable::CoolingTable(double redshift, const UvBackground& uv, int row_begin, int row_end)
     : redshift_(redshift), values_(static_cast<std::size_t>(quantities) * nh_nodes * t2_nodes) {
   // Nodes are independent: the threads fill disjoint rows, each node computed the same way.
 #pragma omp parallel for schedule(dynamic)
-  for (int i = 0; i < nh_nodes; ++i) {
+  for (int i = row_begin; i < row_end; ++i) {
     const double n_h = std::pow(10.0, log_nh_min + i * nh_step);
     for (int j = 0; j < t2_nodes; ++j) {
       const CoolingRates r = cooling_rates(n_h, std::pow(10.0, log_t2_min + j * t2_step), redshift, uv);

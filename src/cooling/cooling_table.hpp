@@ -26,7 +26,13 @@ class CoolingTable {
   static constexpr int nh_nodes = 161;   // 0.1 dex
   static constexpr int t2_nodes = 441;   // 0.025 dex
 
-  CoolingTable(double redshift, const UvBackground& uv);
+  // The whole table, or only its n_H rows [row_begin, row_end) (the others left at 0) when the
+  // ranks share the work and then exchange rows (CoolingModule); a node's value does not depend on
+  // which rank or thread computes it.
+  CoolingTable(double redshift, const UvBackground& uv, int row_begin = 0, int row_end = nh_nodes);
+  enum Quantity { cooling, heating, compton_cooling, compton_heating, metal, quantities };
+  // Quantity q's nodes, n_H row by row (t2_nodes values each).
+  double* rows(Quantity q) { return values_.data() + static_cast<std::size_t>(q) * nh_nodes * t2_nodes; }
 
   double redshift() const { return redshift_; }
   // Rates read at n_h_lookup [1/cm^3] (clamped to the table; the cell's n_H divided by the
@@ -35,7 +41,6 @@ class CoolingTable {
   NetCooling net_cooling(double n_h_lookup, double n_h, double t2, double metallicity) const;
 
  private:
-  enum Quantity { cooling, heating, compton_cooling, compton_heating, metal, quantities };
   double& at(Quantity q, int i_nh, int i_t2) { return values_[(static_cast<std::size_t>(q) * nh_nodes + static_cast<std::size_t>(i_nh)) * t2_nodes + static_cast<std::size_t>(i_t2)]; }
   double at(Quantity q, int i_nh, int i_t2) const { return values_[(static_cast<std::size_t>(q) * nh_nodes + static_cast<std::size_t>(i_nh)) * t2_nodes + static_cast<std::size_t>(i_t2)]; }
   // log10 of quantity q at (n_H row weights, log T2) and its derivative in log T2.
