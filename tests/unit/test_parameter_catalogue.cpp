@@ -139,6 +139,7 @@ TEST(ParameterCatalogue, EachKeyIsDeclaredByItsModule) {
       {"RUN_PARAMS.ordering", "parallel"},     {"AMR_PARAMS.mem_weight_grid", "parallel"},
       {"OUTPUT_PARAMS.outformat", "io"},       {"OUTPUT_PARAMS.aout", "io"},
       {"RUN_PARAMS.tracer", "tracers"},        {"TRACER_PARAMS.tracer_mass", "tracers"},
+      {"COOLING_PARAMS.cooling", "cooling"},   {"COOLING_PARAMS.mu_gas", "hydro"},
   };
   for (const auto& [key, module] : expected) EXPECT_EQ(module_of.at(key), module) << key;
   std::set<std::string> core_blocks;
@@ -148,7 +149,7 @@ TEST(ParameterCatalogue, EachKeyIsDeclaredByItsModule) {
   std::set<std::string> modules;
   for (const ParameterSpec& spec : parameter_schema()) modules.insert(spec.module);
   EXPECT_EQ(modules,
-            (std::set<std::string>{"core", "cosmology", "driver", "gravity", "hydro", "io", "parallel", "particles", "tracers"}));
+            (std::set<std::string>{"cooling", "core", "cosmology", "driver", "gravity", "hydro", "io", "parallel", "particles", "tracers"}));
 }
 
 TEST(ParameterCatalogue, DeclaringTheCatalogueTwiceIsRefused) {
