@@ -7,6 +7,7 @@
 // Within a block, keys are listed module by module in the order below (unless a module places a key
 // after another's, SchemaBuilder::add_after); the check of the assembled table
 // (SchemaBuilder::build) rejects two modules declaring the same key.
+#include "cooling/cooling_parameters.hpp"
 #include "core/mesh_parameters.hpp"
 #include "core/schema_builder.hpp"
 #include "cosmology/cosmology_parameters.hpp"
@@ -35,6 +36,7 @@ void declare_parameter_catalogue(SchemaBuilder& schema) {
   schema.declare_module("driver", &driver::declare_patch_parameters);
   schema.declare_module("io", &io::declare_parameters);
   schema.declare_module("hydro", &hydro::declare_parameters);
+  schema.declare_module("cooling", &cooling::declare_parameters);
   schema.declare_module("gravity", &gravity::declare_parameters);
   schema.declare_module("parallel", &parallel::declare_parameters);
   schema.declare_module("particles", &particles::declare_parameters);

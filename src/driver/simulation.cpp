@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "cooling/cooling_module.hpp"
 #include "core/error.hpp"
 #include "driver/problem_setup.hpp"
 #include "io/snapshot_writer.hpp"
@@ -75,6 +76,7 @@ Simulation<D>::Simulation(const core::ParameterSet& params, MPI_Comm comm)
   if (mesh_.distributed()) mesh_.classify_coarse_grid(tree_);
   // The modules of &RUN_PARAMS, in the order their fields are registered and their stages run.
   if (params.get_bool("RUN_PARAMS", "hydro")) add_module(std::make_unique<hydro::HydroModule<D>>(params, tree_, mesh_, timers_));
+  if (params.get_bool("RUN_PARAMS", "hydro") && params.get_bool("COOLING_PARAMS", "cooling")) add_module(std::make_unique<cooling::CoolingModule<D>>(params, tree_, mesh_, timers_));
   if (params.get_bool("RUN_PARAMS", "poisson")) add_module(std::make_unique<gravity::LevelGravity<D>>(params, tree_, mesh_, timers_));
   if (params.get_bool("RUN_PARAMS", "pic")) {
     add_module(std::make_unique<LevelParticles<D>>(params, tree_, mesh_, timers_));

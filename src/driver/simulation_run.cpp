@@ -50,7 +50,7 @@ void start_run(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm co
     if (ramses) {
       // RAMSES files lack the leapfrog's restart-only state: rebuilt as RAMSES does (driver/ramses_restart_state.hpp).
       // A run without gas reads no hydro files (RAMSES writes none for it).
-      const io::CellVariableConversion conversion = sim.gas() ? hydro::ramses_restart_conversion<D>(npassive) : io::CellVariableConversion{};
+      const io::CellVariableConversion conversion = sim.gas() ? hydro::ramses_restart_conversion<D>(npassive, params.get_bool("COOLING_PARAMS", "metal")) : io::CellVariableConversion{};
       io::RestartShare share = io::read_ramses_restart_share(comm, ".", nrestart, conversion);
       complete_ramses_restart_share(sim, share);
       const std::vector<double> steps = share.meta.level_time_steps;

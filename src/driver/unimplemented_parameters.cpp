@@ -29,9 +29,7 @@ constexpr const char* kLightCones = "light cones";
 constexpr const char* kMovies = "movie frames";
 constexpr const char* kTurbulence = "turbulence driving";
 constexpr const char* kGrackle = "Grackle cooling";
-constexpr const char* kCooling = "cooling (galaxy formation)";
 constexpr const char* kStarFormation = "star formation and supernova feedback";
-constexpr const char* kMetals = "metal enrichment";
 constexpr const char* kChemistry = "non-equilibrium chemistry";
 constexpr const char* kMhd = "MHD";
 constexpr const char* kNonThermal = "non-thermal energies (radiation pressure)";
@@ -69,10 +67,9 @@ void declare_features(core::SchemaBuilder& schema) {
   schema.declare_feature(kMovies, "MOVIE_PARAMS", "movie");
   schema.declare_feature(kTurbulence, "TURB_PARAMS", "turb");
   schema.declare_feature(kGrackle, "GRACKLE_PARAMS", "use_grackle");
-  schema.declare_feature(kCooling, "COOLING_PARAMS", "cooling");
   schema.declare_feature(kStarFormation);
   for (const char* feature :
-       {kMetals, kChemistry, kMhd, kNonThermal, kPassiveScalars, kScalarRefinement,
+       {kChemistry, kMhd, kNonThermal, kPassiveScalars, kScalarRefinement,
         kDiffusion, kStrictEquilibrium, kJeansRefinement, kMassCutRefinement, kNoInflow, kMultipleFiles, kGadget,
         kCollapse, kCicLevel, kStaticRuns, kScalarRemap, kRetiredPhysics, kPowerSpectrum, kCuramsesInitialConditions,
         kHoldback, kCuramsesOutputs, kPlmde, kAcoustic})
@@ -148,11 +145,8 @@ void declare_unimplemented_values(core::SchemaBuilder& schema) {
 
 void declare_keys_of_unimplemented_blocks(core::SchemaBuilder& schema) {
   schema.add_unimplemented("PHYSICS_PARAMS", kRetiredPhysics, {"dummy"});
-  schema.add_unimplemented_inert_at("COOLING_PARAMS", kCooling, "cooling", false);
-  schema.add_unimplemented("COOLING_PARAMS", kCooling,
-                           {"haardt_madau", "j21", "a_spec", "self_shielding", "z_ave", "z_reion", "ind_rsink", "t2max",
-                            "cooling_ism"});
-  schema.add_unimplemented_inert_at("COOLING_PARAMS", kMetals, "metal", false);
+  // RAMSES reads the sinks' accretion radius in cells from &COOLING_PARAMS.
+  schema.add_unimplemented("COOLING_PARAMS", kSinks, {"ind_rsink"});
   schema.add_unimplemented_inert_at("COOLING_PARAMS", kChemistry, "neq_chem", false);
   schema.add_unimplemented("SF_PARAMS", kStarFormation,
                            {"jeans_ncells", "sf_virial", "sf_trelax", "sf_tdiss", "sf_model", "sf_log_properties",

@@ -26,6 +26,7 @@ SchemeSettings scheme_settings(const core::ParameterSet& p) {
   s.slope_type = slope_type_from_int(static_cast<int>(p.get_int("HYDRO_PARAMS", "slope_type")));
   s.riemann = riemann_solver_from_name(p.get_string("HYDRO_PARAMS", "riemann"));
   s.npassive = passive_scalar_count(p);
+  s.metallicity = p.get_bool("COOLING_PARAMS", "metal");
   s.niter_riemann = static_cast<int>(p.get_int("HYDRO_PARAMS", "niter_riemann"));
   s.pressure_fix = pressure_fix_enabled(p);
   s.beta_fix = p.get_real("HYDRO_PARAMS", "beta_fix");

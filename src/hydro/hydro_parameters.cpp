@@ -114,8 +114,8 @@ void declare_parameters(core::SchemaBuilder& schema) {
                   "with NVAR); when not set, the last var_region column with a non-zero value"),
   });
 
-  schema.declare_block("COOLING_PARAMS", "Gas thermodynamics: kosmo implements RAMSES' barotropic equations of state; "
-                                         "cooling itself is not implemented yet.");
+  schema.declare_block("COOLING_PARAMS", "Gas thermodynamics: RAMSES' barotropic equations of state and radiative "
+                                         "cooling with a UV background (docs/galaxy.md, 'Cooling').");
   schema.add({
       // &COOLING_PARAMS: the barotropic EOS keys (amr/amr_parameters.f90, hydro/eos.f90)
       logical_key("COOLING_PARAMS", "barotropic_eos", false,

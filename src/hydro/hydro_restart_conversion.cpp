@@ -27,21 +27,21 @@ void primitive_to_conservative_for_restart(const double* q, double* u, int npass
 }  // namespace
 
 template <int D>
-io::CellVariableConversion ramses_restart_conversion(int npassive) {
+io::CellVariableConversion ramses_restart_conversion(int npassive, bool metallicity) {
   KOSMO_REQUIRE(npassive >= 0, "hydro: npassive must not be negative, got " << npassive);
   io::CellVariableConversion conversion;
-  for (const core::FieldInfo& field : primitive_fields<D>(npassive)) conversion.file_variables.push_back({field.name, {}});
+  for (const core::FieldInfo& field : primitive_fields<D>(npassive, metallicity)) conversion.file_variables.push_back({field.name, {}});
   // RAMSES names its passive scalars metallicity (with metal=.true.) and scalar_NN by position.
   for (int k = 0; k < npassive; ++k) conversion.file_variables[static_cast<std::size_t>(D + 2 + k)].other_names = {"metallicity", "scalar_*"};
-  for (const core::FieldInfo& field : conservative_fields<D>(npassive)) conversion.restart_fields.push_back(field.name);
+  for (const core::FieldInfo& field : conservative_fields<D>(npassive, metallicity)) conversion.restart_fields.push_back(field.name);
   conversion.to_restart = [npassive](const double* file_values, double* restart_values, double gamma) {
     primitive_to_conservative_for_restart<D>(file_values, restart_values, npassive, gamma);
   };
   return conversion;
 }
 
-template io::CellVariableConversion ramses_restart_conversion<1>(int);
-template io::CellVariableConversion ramses_restart_conversion<2>(int);
-template io::CellVariableConversion ramses_restart_conversion<3>(int);
+template io::CellVariableConversion ramses_restart_conversion<1>(int, bool);
+template io::CellVariableConversion ramses_restart_conversion<2>(int, bool);
+template io::CellVariableConversion ramses_restart_conversion<3>(int, bool);
 
 }  // namespace kosmo::hydro

@@ -12,6 +12,6 @@ namespace kosmo::hydro {
 // for the passive scalars, matched in file order), converted to density, momentum_* = rho v,
 // total_energy = p / (gamma - 1) + rho v^2 / 2 and scalar_NN_density = rho s.
 template <int D>
-io::CellVariableConversion ramses_restart_conversion(int npassive);
+io::CellVariableConversion ramses_restart_conversion(int npassive, bool metallicity = false);
 
 }  // namespace kosmo::hydro

@@ -22,6 +22,7 @@ struct SchemeSettings {
   SlopeType slope_type = SlopeType::minmod;
   RiemannSolver riemann = RiemannSolver::llf;
   int npassive = 0;        // passive scalars carried after the energy
+  bool metallicity = false;  // &COOLING_PARAMS metal: the first passive scalar is the gas metallicity
   int niter_riemann = 10;  // Newton iterations of the exact solver (RAMSES' niter_riemann)
   // RAMSES' pressure_fix / beta_fix (docs/hydro.md, "Pressure fix"): the internal energy is also
   // evolved non-conservatively, and replaces the conservative one where that falls below beta_fix

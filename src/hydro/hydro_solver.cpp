@@ -32,7 +32,7 @@ HydroSolver<D>::HydroSolver(Tree& tree, const Settings& settings)
   // Snapshots carry primitive variables (output_fields), so the conservative arrays are written
   // only to restarts; the new time level is transient. uold's ghosts are refreshed by the stepper
   // after each level's source terms (RAMSES make_virtual_fine_dp).
-  const std::vector<core::FieldInfo> conservative = conservative_fields<D>(settings.scheme.npassive);
+  const std::vector<core::FieldInfo> conservative = conservative_fields<D>(settings.scheme.npassive, settings.scheme.metallicity);
   for (auto info : conservative) uold_.push_back(tree_.add_field(info.restart_only().ghosts_at(core::GhostStage::after_source_terms)));
   for (auto info : conservative) {
     info.name = "new_" + info.name;
@@ -559,7 +559,7 @@ std::vector<double> HydroSolver<D>::totals() const {
 
 template <int D>
 std::vector<core::FieldInfo> HydroSolver<D>::output_fields() const {
-  return primitive_fields<D>(settings_.scheme.npassive);
+  return primitive_fields<D>(settings_.scheme.npassive, settings_.scheme.metallicity);
 }
 
 template <int D>

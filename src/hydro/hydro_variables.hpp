@@ -14,7 +14,14 @@ namespace kosmo::hydro {
 
 inline const char* axis_letter(int axis) { return axis == 0 ? "x" : (axis == 1 ? "y" : "z"); }
 
-inline std::string passive_scalar_name(int k) {  // k = 0, 1, ...: scalar_01, scalar_02, ...
+// With &COOLING_PARAMS metal=.true. the first passive scalar is the gas metallicity (RAMSES imetal):
+// 'metallicity' in snapshots and hydro_file_descriptor.txt, its conserved density rho Z
+// 'metallicity_density' in the field registry, where other modules look it up.
+inline constexpr const char* metallicity_field = "metallicity";
+inline constexpr const char* metallicity_density_field = "metallicity_density";
+
+inline std::string passive_scalar_name(int k, bool metallicity = false) {  // k = 0, 1, ...: scalar_01, scalar_02, ...
+  if (metallicity && k == 0) return metallicity_field;
   char name[32];
   std::snprintf(name, sizeof name, "scalar_%02d", k + 1);
   return name;
@@ -22,25 +29,25 @@ inline std::string passive_scalar_name(int k) {  // k = 0, 1, ...: scalar_01, sc
 
 // density, momentum_x.., total_energy, scalar_NN_density: the order of the solver's nvar variables.
 template <int D>
-std::vector<core::FieldInfo> conservative_fields(int npassive) {
+std::vector<core::FieldInfo> conservative_fields(int npassive, bool metallicity = false) {
   std::vector<core::FieldInfo> fields;
   fields.push_back(core::scalar_field("density", "code_density").comoving(-3));
   for (int d = 0; d < D; ++d)
     fields.push_back(core::velocity_field(std::string("momentum_") + axis_letter(d), "code_momentum_density").comoving(-4));
   fields.push_back(core::scalar_field("total_energy", "code_energy_density").comoving(-5));
-  for (int k = 0; k < npassive; ++k) fields.push_back(core::scalar_field(passive_scalar_name(k) + "_density", "code_density").comoving(-3));
+  for (int k = 0; k < npassive; ++k) fields.push_back(core::scalar_field(passive_scalar_name(k, metallicity) + "_density", "code_density").comoving(-3));
   for (auto& field : fields) field.owned_by("hydro");
   return fields;
 }
 
 // density, velocity_x.., pressure, scalar_NN: the variables of snapshots, in the same order.
 template <int D>
-std::vector<core::FieldInfo> primitive_fields(int npassive) {
+std::vector<core::FieldInfo> primitive_fields(int npassive, bool metallicity = false) {
   std::vector<core::FieldInfo> fields;
   fields.push_back(core::scalar_field("density", "code_density").comoving(-3));
   for (int d = 0; d < D; ++d) fields.push_back(core::velocity_field(std::string("velocity_") + axis_letter(d), "code_velocity").comoving(-1));
   fields.push_back(core::scalar_field("pressure", "code_pressure").comoving(-5));
-  for (int k = 0; k < npassive; ++k) fields.push_back(core::scalar_field(passive_scalar_name(k), "dimensionless"));
+  for (int k = 0; k < npassive; ++k) fields.push_back(core::scalar_field(passive_scalar_name(k, metallicity), "dimensionless"));
   for (auto& field : fields) field.owned_by("hydro");
   return fields;
 }

@@ -52,8 +52,10 @@ std::vector<InitRegion> init_regions(const core::ParameterSet& params) {
 }
 
 int passive_scalar_count(const core::ParameterSet& params) {
-  if (params.set_by_user("HYDRO_PARAMS", "npassive")) return static_cast<int>(params.get_int("HYDRO_PARAMS", "npassive"));
-  int count = 0;
+  // &COOLING_PARAMS metal=.true.: the first scalar is the metallicity (RAMSES imetal), so there is one.
+  const int metallicity = params.get_bool("COOLING_PARAMS", "metal") ? 1 : 0;
+  if (params.set_by_user("HYDRO_PARAMS", "npassive")) return std::max(metallicity, static_cast<int>(params.get_int("HYDRO_PARAMS", "npassive")));
+  int count = metallicity;
   for (const InitRegion& region : init_regions(params))
     for (int n = 0; n < kMaxPassive; ++n)
       if (region.scalars[static_cast<std::size_t>(n)] != 0.0) count = std::max(count, n + 1);

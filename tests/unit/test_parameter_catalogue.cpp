@@ -141,6 +141,7 @@ TEST(ParameterCatalogue, EachKeyIsDeclaredByItsModule) {
       {"RUN_PARAMS.tracer", "tracers"},        {"TRACER_PARAMS.tracer_mass", "tracers"},
       {"SF_PARAMS.eps_star", "star_formation"}, {"FEEDBACK_PARAMS.t_sne", "star_formation"},
       {"FEEDBACK_PARAMS.rbubble", "feedback"}, {"FEEDBACK_PARAMS.sn_binning", "feedback"},
+      {"COOLING_PARAMS.cooling", "cooling"},   {"COOLING_PARAMS.mu_gas", "hydro"},
   };
   for (const auto& [key, module] : expected) EXPECT_EQ(module_of.at(key), module) << key;
   std::set<std::string> core_blocks;
@@ -150,7 +151,7 @@ TEST(ParameterCatalogue, EachKeyIsDeclaredByItsModule) {
   std::set<std::string> modules;
   for (const ParameterSpec& spec : parameter_schema()) modules.insert(spec.module);
   EXPECT_EQ(modules,
-            (std::set<std::string>{"core", "cosmology", "driver", "feedback", "gravity", "hydro", "io", "parallel", "particles", "star_formation", "tracers"}));
+            (std::set<std::string>{"cooling", "core", "cosmology", "driver", "feedback", "gravity", "hydro", "io", "parallel", "particles", "star_formation", "tracers"}));
 }
 
 TEST(ParameterCatalogue, DeclaringTheCatalogueTwiceIsRefused) {
