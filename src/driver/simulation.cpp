@@ -224,6 +224,10 @@ void Simulation<D>::regrid(int min_level) {
 // conditions, or a restart that lacks them).
 template <int D>
 void Simulation<D>::initial_forces() {
+  // Forces without a time still belong to the current expansion factor (RAMSES fourpi = 1.5 omega_m
+  // aexp in its initial solve too); a level step's forces set it from their own time.
+  if (gravity::LevelGravity<D>* gravity_module = gravity(); gravity_module && cosmology_)
+    gravity_module->set_poisson_factor(cosmology_->poisson_factor(time_));
   for (int level = refinement_.levelmin; level <= tree_.levelmax(); ++level) {
     if (!level_exists_anywhere(level)) break;
     for_each_module([level](Module& m) { m.update_forces(level, std::nullopt); });
