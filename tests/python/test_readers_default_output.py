@@ -1,9 +1,9 @@
-"""The default output (no outformat key) opens in yt, pynbody and osyris unchanged: the showcase's
-cosmological box shrunk to a 16^3 base (its examples/cosmology_box.nml at levelmin 4 instead of 5,
-levelmax 6 instead of 8, run to a = 0.05 instead of 1: the suite's time budget) and a 3-D Sedov blast.
-Each reader must find the cells and particles kosmo wrote, the gas and dark-matter masses of
-rho_crit Omega V, the redshift and the box size in Mpc/h, and none of the leapfrog's restart-only
-state among its fields (docs/outputs.md, "RAMSES binary format")."""
+"""The default output (no outformat key) opens in yt, pynbody and osyris unchanged: a small
+cosmological box (examples/cosmology_box.nml shrunk to a 16^3 base, levelmax 6, run to a = 0.05:
+the suite's time budget; test_showcase.py applies the same checks to the showcase itself at z = 0)
+and a 3-D Sedov blast. Each reader must find the cells and particles kosmo wrote, the gas and
+dark-matter masses of rho_crit Omega V, the redshift and the box size in Mpc/h, and none of the
+leapfrog's restart-only state among its fields (docs/outputs.md, "RAMSES binary format")."""
 import numpy as np
 import pynbody
 import osyris
@@ -63,8 +63,12 @@ aout={AEXP_END}
 # analysis field.
 RESTART_ONLY = ("pending", "half_kick", "potential_previous", "solve_time", "solve_level")
 
-EXPECTED_GAS = RHO_CRIT * OMEGA_B * BOXLEN_MPC_H**3 / H  # Msun: rho_crit h^2 Omega (L / h)^3
-EXPECTED_DM = RHO_CRIT * (OMEGA_M - OMEGA_B) * BOXLEN_MPC_H**3 / H
+
+
+def expected_masses(boxlen_mpc_h):
+    """Gas and dark-matter mass of the box in Msun: rho_crit h^2 Omega (L / h)^3."""
+    volume = boxlen_mpc_h**3 / H**3 * H**2
+    return RHO_CRIT * OMEGA_B * volume, RHO_CRIT * (OMEGA_M - OMEGA_B) * volume
 
 
 def assert_no_restart_state(names, reader):
@@ -89,50 +93,65 @@ def cosmology_output(tmp_path_factory, kosmo_binary):
     return output, reference
 
 
-def test_yt_opens_the_default_cosmological_output(cosmology_output):
-    output, reference = cosmology_output
-    ds = yt.load(str(output / "info_00002.txt"))
+def check_yt(output, number, reference, boxlen_mpc_h, nparticles, aexp):
+    ds = yt.load(str(output / f"info_{number:05d}.txt"))
     data = ds.all_data()
     assert data["gas", "density"].size == reference.cells.ncells
+    expected_gas, expected_dm = expected_masses(boxlen_mpc_h)
     gas = float(data["gas", "mass"].to_value("Msun").sum())
-    assert abs(gas / EXPECTED_GAS - 1) < MASS_TOLERANCE, (gas, EXPECTED_GAS)
+    assert abs(gas / expected_gas - 1) < MASS_TOLERANCE, (gas, expected_gas)
     dm = float(data["DM", "particle_mass"].to_value("Msun").sum())
-    assert data["DM", "particle_mass"].size == 16**3
-    assert abs(dm / EXPECTED_DM - 1) < MASS_TOLERANCE, (dm, EXPECTED_DM)
-    assert abs(ds.current_redshift - (1 / AEXP_END - 1)) < 1e-6
+    assert data["DM", "particle_mass"].size == nparticles
+    assert abs(dm / expected_dm - 1) < MASS_TOLERANCE, (dm, expected_dm)
+    assert abs(ds.current_redshift - (1 / aexp - 1)) < 1e-6
     width = ds.domain_width.to_value("Mpccm/h")
-    np.testing.assert_allclose(width, BOXLEN_MPC_H, rtol=1e-6)
+    np.testing.assert_allclose(width, boxlen_mpc_h, rtol=1e-6)
     assert_no_restart_state([name for _, name in ds.field_list], "yt")
+
+
+def check_pynbody(output, reference, boxlen_mpc_h, nparticles, aexp):
+    snapshot = pynbody.load(str(output))
+    assert len(snapshot.gas) == reference.cells.ncells and len(snapshot.dm) == nparticles
+    expected_gas, expected_dm = expected_masses(boxlen_mpc_h)
+    gas = float(snapshot.gas["mass"].in_units("Msol").sum())
+    dm = float(snapshot.dm["mass"].in_units("Msol").sum())
+    assert abs(gas / expected_gas - 1) < MASS_TOLERANCE, (gas, expected_gas)
+    assert abs(dm / expected_dm - 1) < MASS_TOLERANCE, (dm, expected_dm)
+    assert abs(snapshot.properties["z"] - (1 / aexp - 1)) < 1e-6
+    box = float(snapshot.properties["boxsize"].in_units("Mpc a h**-1", **snapshot.conversion_context()))
+    assert abs(box / boxlen_mpc_h - 1) < 1e-6, box
+    assert_no_restart_state(list(snapshot.gas.loadable_keys()) + list(snapshot.dm.loadable_keys()), "pynbody")
+
+
+def check_osyris(output, number, reference, boxlen_mpc_h, nparticles, aexp):
+    data = osyris.RamsesDataset(number, path=str(output.parent)).load()
+    mesh, particles = data["mesh"], data["part"]
+    assert mesh["density"].shape[0] == reference.cells.ncells and particles["mass"].shape[0] == nparticles
+    expected_gas, expected_dm = expected_masses(boxlen_mpc_h)
+    gas = float((mesh["density"] * mesh["dx"] ** 3).to("M_sun").values.sum())
+    dm = float(particles["mass"].to("M_sun").values.sum())
+    assert abs(gas / expected_gas - 1) < MASS_TOLERANCE, (gas, expected_gas)
+    assert abs(dm / expected_dm - 1) < MASS_TOLERANCE, (dm, expected_dm)
+    assert abs(1 / data.meta["aexp"] - 1 - (1 / aexp - 1)) < 1e-6
+    # osyris' lengths are physical: the comoving box is boxlen / aexp times h in Mpc/h.
+    box = float(data.meta["boxlen"] * data.meta["unit_l"]) / 3.0856776e24 / data.meta["aexp"] * H
+    assert abs(box / boxlen_mpc_h - 1) < 1e-6, box
+    assert_no_restart_state(list(mesh.keys()) + list(particles.keys()), "osyris")
+
+
+def test_yt_opens_the_default_cosmological_output(cosmology_output):
+    output, reference = cosmology_output
+    check_yt(output, 2, reference, BOXLEN_MPC_H, 16**3, AEXP_END)
 
 
 def test_pynbody_opens_the_default_cosmological_output(cosmology_output):
     output, reference = cosmology_output
-    snapshot = pynbody.load(str(output))
-    assert len(snapshot.gas) == reference.cells.ncells and len(snapshot.dm) == 16**3
-    gas = float(snapshot.gas["mass"].in_units("Msol").sum())
-    dm = float(snapshot.dm["mass"].in_units("Msol").sum())
-    assert abs(gas / EXPECTED_GAS - 1) < MASS_TOLERANCE, (gas, EXPECTED_GAS)
-    assert abs(dm / EXPECTED_DM - 1) < MASS_TOLERANCE, (dm, EXPECTED_DM)
-    assert abs(snapshot.properties["z"] - (1 / AEXP_END - 1)) < 1e-6
-    box = float(snapshot.properties["boxsize"].in_units("Mpc a h**-1", **snapshot.conversion_context()))
-    assert abs(box / BOXLEN_MPC_H - 1) < 1e-6, box
-    assert_no_restart_state(list(snapshot.gas.loadable_keys()) + list(snapshot.dm.loadable_keys()), "pynbody")
+    check_pynbody(output, reference, BOXLEN_MPC_H, 16**3, AEXP_END)
 
 
 def test_osyris_opens_the_default_cosmological_output(cosmology_output):
     output, reference = cosmology_output
-    data = osyris.RamsesDataset(2, path=str(output.parent)).load()
-    mesh, particles = data["mesh"], data["part"]
-    assert mesh["density"].shape[0] == reference.cells.ncells and particles["mass"].shape[0] == 16**3
-    gas = float((mesh["density"] * mesh["dx"] ** 3).to("M_sun").values.sum())
-    dm = float(particles["mass"].to("M_sun").values.sum())
-    assert abs(gas / EXPECTED_GAS - 1) < MASS_TOLERANCE, (gas, EXPECTED_GAS)
-    assert abs(dm / EXPECTED_DM - 1) < MASS_TOLERANCE, (dm, EXPECTED_DM)
-    assert abs(1 / data.meta["aexp"] - 1 - (1 / AEXP_END - 1)) < 1e-6
-    # osyris' lengths are physical: the comoving box is boxlen / aexp times h in Mpc/h.
-    box = float(data.meta["boxlen"] * data.meta["unit_l"]) / 3.0856776e24 / data.meta["aexp"] * H
-    assert abs(box / BOXLEN_MPC_H - 1) < 1e-6, box
-    assert_no_restart_state(list(mesh.keys()) + list(particles.keys()), "osyris")
+    check_osyris(output, 2, reference, BOXLEN_MPC_H, 16**3, AEXP_END)
 
 
 def test_every_reader_opens_the_default_sedov_output(tmp_path, run_kosmo):
