@@ -110,7 +110,8 @@ def cell_field(ds, name: str) -> np.ndarray:
         return np.asarray(cells[name], dtype=float)
     if name in DERIVED_FIELDS:
         return DERIVED_FIELDS[name](ds)
-    available = list(cells) + [derived for derived in DERIVED_FIELDS if derived not in cells]
+    derived = list(getattr(cells, "derived_fields", []))  # the dataset's own (temperature with its mu, ...)
+    available = list(cells) + derived + [name for name in DERIVED_FIELDS if name not in derived and name not in cells]
     raise KeyError(f"no field {name!r}; available: {', '.join(available)}")
 
 
