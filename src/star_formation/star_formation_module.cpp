@@ -178,6 +178,16 @@ void StarFormationModule<D>::explode_supernovae(int level, double time) {
 // particle per cell that forms any (RAMSES). The deviates are drawn in parallel over octs, each
 // from its cell's own stream; the stars are then made in one pass.
 template <int D>
+double StarFormationModule<D>::kinetic_energy_density(core::CellIndex cell) const {
+  double kinetic = 0.0;
+  for (int d = 0; d < D; ++d) {
+    const double p = tree_.field(momentum_[static_cast<std::size_t>(d)])[cell];
+    kinetic += 0.5 * p * p / tree_.field(density_)[cell];
+  }
+  return kinetic;
+}
+
+template <int D>
 long long StarFormationModule<D>::form_stars(int level, double dt, double time) {
   const SchmidtLaw law = law_at(time);
   const double h = tree_.cell_size(level);
@@ -193,11 +203,7 @@ long long StarFormationModule<D>::form_stars(int level, double dt, double time) 
     for (int c = 0; c < Tree::cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);
       if (!tree_.is_leaf(cell)) continue;
-      double kinetic = 0.0;
-      for (int d = 0; d < D; ++d) {
-        const double p = tree_.field(momentum_[static_cast<std::size_t>(d)])[cell];
-        kinetic += 0.5 * p * p / rho[cell];
-      }
+      const double kinetic = kinetic_energy_density(cell);
       if (!law.forms_stars(rho[cell], energy[cell] - kinetic)) continue;
       CounterRandom random({static_cast<std::uint64_t>(tree_.key(octs[i])), static_cast<std::uint64_t>(c), static_cast<std::uint64_t>(level), step_key});
       const long long n = poisson_deviate(law.expected_stars(rho[cell], volume, dt), random);
@@ -294,11 +300,7 @@ void StarFormationModule<D>::apply_polytrope_floor(int level, double time) {
     for (int c = 0; c < Tree::cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);
       if (!tree_.is_leaf(cell)) continue;
-      double kinetic = 0.0;
-      for (int d = 0; d < D; ++d) {
-        const double p = tree_.field(momentum_[static_cast<std::size_t>(d)])[cell];
-        kinetic += 0.5 * p * p / rho[cell];
-      }
+      const double kinetic = kinetic_energy_density(cell);
       const double floor = law.polytrope(rho[cell]) / law.temperature_scale * rho[cell] / (gamma_ - 1.0);
       if (energy[cell] - kinetic < floor) energy[cell] = kinetic + floor;
     }

@@ -70,6 +70,8 @@ class StarFormationModule final : public core::PhysicsModule<D> {
   long long stars_formed() const { return stars_formed_; }
 
  private:
+  // rho v^2 / 2 of a cell from its momentum and density (the thermal energy is E minus it).
+  double kinetic_energy_density(core::CellIndex cell) const;
   void explode_supernovae(int level, double time);
   // Returns the number of star particles formed on this rank.
   long long form_stars(int level, double dt, double time);
