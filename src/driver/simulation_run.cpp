@@ -8,9 +8,12 @@
 #include <ostream>
 
 #include "core/output_schedule.hpp"
+#include "cooling/cooling_module.hpp"
 #include "cosmology/layzer_irvine.hpp"
 #include "driver/simulation_start.hpp"
 #include "driver/simulation.hpp"
+#include "feedback/feedback_module.hpp"
+#include "star_formation/star_formation_module.hpp"
 #include "driver/mesh_snapshot.hpp"
 #include "driver/job_control.hpp"
 #include "driver/mesh_report.hpp"
@@ -197,11 +200,19 @@ void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm com
   const long long particle_count = sim.particles() ? sim.particles()->count() : 0;  // collective
   std::optional<GasThermalState> gas;
   if (sim.gas()) gas = gas_thermal_state(sim, comm);  // collective
+  // Energy the modules exchange with the outside since the start (docs/galaxy.md): the gas's photo-
+  // and Compton heating minus what it radiated, and the supernovae injected. econs counts them.
+  const auto* cooling = sim.template find_module<cooling::CoolingModule<D>>();
+  const auto* feedback = sim.template find_module<feedback::FeedbackModule<D>>();
+  const bool forms_stars = sim.template find_module<star_formation::StarFormationModule<D>>() != nullptr;
+  const double cooling_gain = cooling ? cooling->heating_energy() - cooling->radiated_energy() : 0.0;  // collective
+  const double supernova_energy = feedback ? feedback->injected_since_start().energy : 0.0;
   std::vector<long long> octs(static_cast<std::size_t>(sim.tree().levelmax()) + 1, 0);
   for (int l = 1; l <= sim.tree().levelmax(); ++l) octs[static_cast<std::size_t>(l)] = static_cast<long long>(sim.tree().octs_at_level(l).size());
   if (sim.mesh().distributed()) MPI_Allreduce(MPI_IN_PLACE, octs.data(), static_cast<int>(octs.size()), MPI_LONG_LONG, MPI_SUM, comm);
   if (rank != 0) return;
-  const double econs = cosmic.layzer_irvine ? cosmic.layzer_irvine->relative_residual() : relative_change(now[energy] + potential, initial_energy);
+  const double econs = cosmic.layzer_irvine ? cosmic.layzer_irvine->relative_residual()
+                                            : relative_change(now[energy] + potential - cooling_gain - supernova_energy, initial_energy);
   char line[256];
   std::snprintf(line, sizeof line, " Main step=%7lld t=%12.5e dt=%10.3e mcons=%10.2e econs=%10.2e", sim.step(), sim.time(), dt,
                 relative_change(now[0], initial[0]), econs);
@@ -231,6 +242,14 @@ void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm com
     }
     log << line;
     if (gas->nonpositive > 0) log << " cells with p<=0: " << gas->nonpositive;
+  }
+  if (cooling) {
+    std::snprintf(line, sizeof line, " Ecool=%11.4e", cooling_gain);
+    log << line;
+  }
+  if (forms_stars) {
+    std::snprintf(line, sizeof line, " Esn=%11.4e", supernova_energy);
+    log << line;
   }
   log << " octs:";
   for (int l = 1; l <= sim.tree().levelmax(); ++l)

@@ -106,6 +106,11 @@ void FeedbackModule<D>::inject() {
   report_.energy = all[2];
   report_.metal_mass = all[3];
   report_.momentum = {all[4], all[5], all[6]};
+  injected_.events += report_.events;
+  injected_.mass += report_.mass;
+  injected_.energy += report_.energy;
+  injected_.metal_mass += report_.metal_mass;
+  for (int d = 0; d < 3; ++d) injected_.momentum[static_cast<std::size_t>(d)] += report_.momentum[static_cast<std::size_t>(d)];
   if (report_.events == 0) return;
 
   const bool kinetic = settings_.mode == InjectionMode::kinetic;

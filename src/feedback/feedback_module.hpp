@@ -51,6 +51,8 @@ class FeedbackModule final : public core::PhysicsModule<D>, public SupernovaSink
   void source_terms(int level, double dt) override;
 
   const InjectionReport& last_injection() const { return report_; }
+  // Every injection of this run so far, over all ranks (the step log's energy account).
+  const InjectionReport& injected_since_start() const { return injected_; }
 
  private:
   void inject();
@@ -70,6 +72,7 @@ class FeedbackModule final : public core::PhysicsModule<D>, public SupernovaSink
   GasFields fields_;
   std::vector<SupernovaEvent> pending_;
   InjectionReport report_;
+  InjectionReport injected_;
 };
 
 }  // namespace kosmo::feedback

@@ -1,0 +1,74 @@
+"""The step log's energy account with cooling (docs/galaxy.md, "Energy accounting"): RAMSES'
+tests/hydro/cooling-frig set-up without its turbulence driving (uniform ISM gas cooling with
+cooling_ism), on an 8^3 mesh. The gas radiates about 40 % of its energy; econs counts what the
+cooling module reports as radiated (Ecool), so it stays at round-off, on 1 rank and on 2."""
+import re
+
+import pytest
+
+NUMBER = r"(-?\d+\.\d+e[+-]\d+)"
+
+COOLING_FRIG = """&RUN_PARAMS
+hydro=.true.
+/
+&AMR_PARAMS
+levelmin=3
+levelmax=3
+boxlen=500
+/
+&HYDRO_PARAMS
+gamma=1.666667
+courant_factor=0.8
+scheme='muscl'
+slope_type=1
+riemann='hllc'
+pressure_fix=.true.
+beta_fix=0.5
+/
+&INIT_PARAMS
+nregion=1
+region_type='square'
+x_center=250
+y_center=250
+z_center=250
+length_x=500
+length_y=500
+length_z=500
+exp_region=10
+d_region=1
+p_region=319266
+/
+&OUTPUT_PARAMS
+noutput=2
+tout=0.0,0.62
+/
+&UNITS_PARAMS
+units_density=2.3247434d-24
+units_time=2.5395079d15
+units_length=3.0857d18
+/
+&COOLING_PARAMS
+isothermal=.false.
+cooling=.true.
+cooling_ism=.true.
+mu_gas=1.4d0
+z_ave=1.0
+/
+"""
+
+
+@pytest.mark.parametrize("nrank", [1, 2])
+def test_econs_counts_the_energy_radiated(tmp_path, run_kosmo, nrank):
+    (tmp_path / "frig.nml").write_text(COOLING_FRIG)
+    stdout = run_kosmo(["run", "frig.nml"], tmp_path, nrank=nrank).stdout
+    steps = [line for line in stdout.splitlines() if line.startswith(" Main step=")]
+    assert len(steps) > 10
+    econs = [float(re.search(r"econs=\s*" + NUMBER, line).group(1)) for line in steps]
+    cooling = [float(re.search(r"Ecool=\s*" + NUMBER, line).group(1)) for line in steps]
+    # The gas radiates (net of the ISM heating) until it reaches its equilibrium, a large share of
+    # its energy...
+    assert cooling[-1] <= cooling[0] < 0.0
+    thermal = 319266.0 / (1.666667 - 1.0) * 500.0**3  # p / (gamma - 1) V, code units
+    assert -cooling[-1] > 0.2 * thermal
+    # ...and econs, which counts it, stays at round-off (without the account it would be ~0.4).
+    assert max(abs(e) for e in econs) < 1e-11
