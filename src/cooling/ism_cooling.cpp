@@ -2,12 +2,17 @@
 
 #include <cmath>
 
+#include "cooling/collisional_equilibrium_cooling.hpp"
+
 namespace kosmo::cooling {
 
 double ism_net_cooling(double n_h, double temperature) {
   constexpr double photoelectric_heating = 2e-26;  // erg/s
   const double t = temperature;
-  const double lambda = photoelectric_heating * (1e7 * std::exp(-118400.0 / (t + 1000.0)) + 1.4e-2 * std::sqrt(t) * std::exp(-92.0 / t));
+  // Above 10^4.2 K the hot gas's collisional-equilibrium curve (Kim & Ostriker 2015 §2).
+  const double lambda = t >= collisional_equilibrium_minimum_temperature
+                            ? collisional_equilibrium_cooling(t)
+                            : photoelectric_heating * (1e7 * std::exp(-118400.0 / (t + 1000.0)) + 1.4e-2 * std::sqrt(t) * std::exp(-92.0 / t));
   return n_h * lambda - photoelectric_heating;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <functional>
+#include <utility>
 
 #include "cooling/cooling_solver.hpp"
 #include "cooling/cooling_table.hpp"
@@ -189,6 +190,19 @@ TEST(IsmCooling, TwoPhaseEquilibria) {
     EXPECT_LT(1.4 * t2, high) << n_h;
     EXPECT_NEAR(ism_net_cooling(n_h, 1.4 * t2), 0.0, 1e-3 * 2e-26);
   }
+}
+
+// Above 10^4.2 K the ISM function is Sutherland & Dopita's (1993, Table 6) solar CIE curve, not
+// Koyama & Inutsuka's low-temperature fit extended (which gives ~1.8e-19 erg cm^3/s at 10^6 K).
+TEST(IsmCooling, HotGasFollowsTheCollisionalEquilibriumCurve) {
+  constexpr double heating = 2e-26;
+  for (auto [log_t, log_lambda] : {std::pair{5.3, -20.84}, std::pair{6.0, -21.84}, std::pair{7.0, -22.45}})
+    EXPECT_NEAR(ism_net_cooling(1.0, std::pow(10.0, log_t)) + heating, std::pow(10.0, log_lambda), 1e-9 * std::pow(10.0, log_lambda)) << log_t;
+  // Halfway between two nodes: linear in log T - log Lambda.
+  EXPECT_NEAR(std::log10(ism_net_cooling(1.0, std::pow(10.0, 6.325)) + heating), 0.5 * (-21.95 - 22.08), 1e-9);
+  // Below 10^4.2 K, Koyama & Inutsuka's fit as before.
+  const double t = 8000.0;
+  EXPECT_DOUBLE_EQ(ism_net_cooling(1.0, t) + heating, heating * (1e7 * std::exp(-118400.0 / (t + 1000.0)) + 1.4e-2 * std::sqrt(t) * std::exp(-92.0 / t)));
 }
 
 }  // namespace
