@@ -28,7 +28,7 @@ void declare_parameters(core::SchemaBuilder& schema) {
       real_key("COOLING_PARAMS", "t2max", std::numeric_limits<double>::max(), above(0),
                "ceiling of T/mu after cooling, K"),
       logical_key("COOLING_PARAMS", "cooling_ism", false,
-                  "the ISM cooling and heating function (Koyama & Inutsuka 2002) instead of the primordial rates"),
+                  "the ISM cooling and heating function (Koyama & Inutsuka 2002; Sutherland & Dopita 1993 solar CIE above 10^4.2 K) instead of the primordial rates"),
   });
 }
 
