@@ -6,8 +6,9 @@
 //     Lambda / Gamma = 1e7 exp(-118400 / (T + 1000)) + 1.4e-2 sqrt(T) exp(-92 / T)  cm^3,
 // the net loss per volume being n (n Lambda - Gamma). That fit holds below ~10^4 K; above 10^4.2 K
 // Lambda is Sutherland & Dopita's (1993) solar collisional-equilibrium curve instead
-// (collisional_equilibrium_cooling.hpp), as Kim & Ostriker (2015, ApJ 802, 99, §2) join them. Its thermal equilibrium has the two stable
-// phases of the neutral ISM (a warm one near 8000 K below n ~ 1 cm^-3, a cold one below 100 K).
+// (collisional_equilibrium_cooling.hpp), the two joined as in Kim & Ostriker (2015, ApJ 802, 99,
+// §2). Its thermal equilibrium has the two stable phases of the neutral ISM (a warm one near 8000 K
+// below n ~ 1 cm^-3, a cold one below 100 K).
 // As RAMSES, the temperature is T = mu_gas T2 and the gas holds n_H k T / (gamma - 1) per volume.
 #include "cooling/cooling_solver.hpp"
 
