@@ -12,7 +12,8 @@ double ism_net_cooling(double n_h, double temperature) {
   // Above 10^4.2 K the hot gas's collisional-equilibrium curve (Kim & Ostriker 2015 §2).
   const double lambda = t >= collisional_equilibrium_minimum_temperature
                             ? collisional_equilibrium_cooling(t)
-                            : photoelectric_heating * (1e7 * std::exp(-118400.0 / (t + 1000.0)) + 1.4e-2 * std::sqrt(t) * std::exp(-92.0 / t));
+                            : photoelectric_heating * (1e7 * std::exp(-118400.0 / (t + 1000.0)) +
+                                                       1.4e-2 * std::sqrt(t) * std::exp(-92.0 / t));
   return n_h * lambda - photoelectric_heating;
 }
 

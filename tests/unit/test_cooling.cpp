@@ -197,12 +197,15 @@ TEST(IsmCooling, TwoPhaseEquilibria) {
 TEST(IsmCooling, HotGasFollowsTheCollisionalEquilibriumCurve) {
   constexpr double heating = 2e-26;
   for (auto [log_t, log_lambda] : {std::pair{5.3, -20.84}, std::pair{6.0, -21.84}, std::pair{7.0, -22.45}})
-    EXPECT_NEAR(ism_net_cooling(1.0, std::pow(10.0, log_t)) + heating, std::pow(10.0, log_lambda), 1e-9 * std::pow(10.0, log_lambda)) << log_t;
+    EXPECT_NEAR(ism_net_cooling(1.0, std::pow(10.0, log_t)) + heating, std::pow(10.0, log_lambda),
+                1e-9 * std::pow(10.0, log_lambda))
+        << log_t;
   // Halfway between two nodes: linear in log T - log Lambda.
   EXPECT_NEAR(std::log10(ism_net_cooling(1.0, std::pow(10.0, 6.325)) + heating), 0.5 * (-21.95 - 22.08), 1e-9);
   // Below 10^4.2 K, Koyama & Inutsuka's fit as before.
   const double t = 8000.0;
-  EXPECT_DOUBLE_EQ(ism_net_cooling(1.0, t) + heating, heating * (1e7 * std::exp(-118400.0 / (t + 1000.0)) + 1.4e-2 * std::sqrt(t) * std::exp(-92.0 / t)));
+  EXPECT_DOUBLE_EQ(ism_net_cooling(1.0, t) + heating,
+                   heating * (1e7 * std::exp(-118400.0 / (t + 1000.0)) + 1.4e-2 * std::sqrt(t) * std::exp(-92.0 / t)));
 }
 
 }  // namespace
