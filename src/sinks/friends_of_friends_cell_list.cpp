@@ -23,7 +23,6 @@ namespace {
 // Ratio linking length / largest cell side: above √3 ≈ 1.7321 with a margin that keeps the
 // "one cell, one group" rule exact under rounding of the cell assignment.
 constexpr double kLinkingLengthPerCellSide = 1.75;
-constexpr std::int64_t kParallelThreshold = 20000;  // fewer points: one thread (no fork/join cost)
 
 struct Grid {
   std::array<double, 3> origin{};

@@ -139,7 +139,7 @@ std::vector<std::int64_t> tree_groups(const FriendsOfFriendsPoints& points, doub
   if (n == 0) return {};
   const KdTree tree(points, linking_length);
   tree.join_compact_nodes(sets);
-#pragma omp parallel for schedule(dynamic, 256)
+#pragma omp parallel for schedule(dynamic, 256) if (n > kParallelThreshold)
   for (std::int64_t position = 0; position < n; ++position) tree.search(position, sets);
   return labels_from_roots(sets);
 }

@@ -71,10 +71,13 @@ inline double squared_separation(const FriendsOfFriendsPoints& points, std::size
   return dx * dx + dy * dy + dz * dz;
 }
 
+// Fewer points than this run on one thread: a parallel region's fork and join would cost more.
+constexpr std::int64_t kParallelThreshold = 20000;
+
 // Labels of a finished union–find whose roots are set minima: the label of a point is its root.
 inline std::vector<std::int64_t> labels_from_roots(ConcurrentUnionFind& sets) {
   std::vector<std::int64_t> labels(static_cast<std::size_t>(sets.size()));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (sets.size() > kParallelThreshold)
   for (std::int64_t i = 0; i < sets.size(); ++i) labels[static_cast<std::size_t>(i)] = sets.find(i);
   return labels;
 }
