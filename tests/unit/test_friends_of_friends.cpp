@@ -169,3 +169,28 @@ TEST(FriendsOfFriends, TunerKeepsTheFastestBackendPerSizeAndReturnsTheSameLabels
   EXPECT_EQ(tuner.groups(points.view(), kLinkingLength), reference);
   EXPECT_EQ(tuner.last_probe().size(), 3u);  // no new probe
 }
+
+// A walk of steps just longer than the linking length, each close to the body diagonal: every
+// step spans less than a grid cell's side along each axis for a grid of side > 0.58 l, so a cell
+// list whose cells were too large to link their points without a test (side > l/√3) would join
+// some steps. Nearly every point is alone; every backend must say so exactly as brute force does.
+TEST(FriendsOfFriends, DiagonalStepsJustBeyondTheLinkingLengthStayUnlinked) {
+  const ClusteredPoints noise = clustered_points(6000, 0.0, 23, 1);  // uniform numbers for the directions
+  Points walk;
+  // Four parallel walks, each too short to come round the periodic box onto itself.
+  const double starts[4][3] = {{0.1, 0.2, 0.3}, {0.6, 0.2, 0.8}, {0.3, 0.7, 0.1}, {0.8, 0.9, 0.5}};
+  double p[3] = {};
+  for (std::size_t k = 0; k < noise.x.size(); ++k) {
+    if (k % 1500 == 0)
+      for (int d = 0; d < 3; ++d) p[d] = starts[k / 1500][d];
+    double u[3] = {1.0 + 0.1 * (noise.x[k] - 0.5), 1.0 + 0.1 * (noise.y[k] - 0.5), 1.0 + 0.1 * (noise.z[k] - 0.5)};
+    const double norm = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    for (int d = 0; d < 3; ++d) p[d] = p[d] + 1.01 * kLinkingLength * u[d] / norm;
+    walk.x.push_back(p[0] - std::floor(p[0]));
+    walk.y.push_back(p[1] - std::floor(p[1]));
+    walk.z.push_back(p[2] - std::floor(p[2]));
+  }
+  const auto reference = friends_of_friends_groups(walk.view(), kLinkingLength, FriendsOfFriendsBackend::brute_force);
+  EXPECT_EQ(count_groups(reference), 6000);
+  for_every_backend(walk.view(), kLinkingLength, [&](const auto& labels) { EXPECT_EQ(labels, reference); });
+}
