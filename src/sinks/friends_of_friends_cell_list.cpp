@@ -27,6 +27,7 @@ constexpr double kLinkingLengthPerCellSide = 1.75;
 struct Grid {
   std::array<double, 3> origin{};
   std::array<double, 3> cell_side{};
+  std::array<double, 3> inverse_cell_side{};
   std::array<std::int64_t, 3> cells{};  // per axis (periodic: the whole box)
   std::array<int, 3> reach{};           // neighbour offsets scanned per axis: -reach..reach
   std::array<int, 3> shift{};           // bit position of each coordinate in a key
@@ -60,6 +61,7 @@ bool make_grid(const FriendsOfFriendsPoints& points, double linking_length, Grid
     grid.cells[d] = std::max<std::int64_t>(1, static_cast<std::int64_t>(cells));
     grid.origin[d] = lowest;
     grid.cell_side[d] = points.periodic ? points.box_size / static_cast<double>(grid.cells[d]) : side;
+    grid.inverse_cell_side[d] = 1.0 / grid.cell_side[d];
     // Points whose cells are k apart along an axis are more than (k-1) sides apart.
     grid.reach[d] = static_cast<int>(std::floor(linking_length / grid.cell_side[d] * (1.0 + 1e-12))) + 1;
     bits[d] = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(grid.cells[d] - 1))));
@@ -68,14 +70,16 @@ bool make_grid(const FriendsOfFriendsPoints& points, double linking_length, Grid
   return true;
 }
 
+// The cell of coordinate x along axis d. A point rounded into the next cell is within 10⁻¹⁶ of
+// it, far inside the margin of kLinkingLengthPerCellSide.
 std::int64_t cell_coordinate(const Grid& grid, std::size_t d, double x) {
   if (grid.periodic) {
     const double box = grid.cell_side[d] * static_cast<double>(grid.cells[d]);
-    x -= box * std::floor(x / box);
+    if (x < 0.0 || x >= box) x -= box * std::floor(x / box);
   } else {
     x -= grid.origin[d];
   }
-  const auto c = static_cast<std::int64_t>(std::floor(x / grid.cell_side[d]));
+  const auto c = static_cast<std::int64_t>(x * grid.inverse_cell_side[d]);
   return std::clamp<std::int64_t>(c, 0, grid.cells[d] - 1);
 }
 
@@ -88,14 +92,15 @@ struct CellList {
 
 // Stable least-significant-digit radix sort of (key, point) pairs, points given in increasing order.
 void radix_sort(std::vector<std::uint64_t>& keys, std::vector<std::int64_t>& order, int key_bits) {
-  constexpr int kDigitBits = 11;
-  constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
+  const int passes = (key_bits + 11) / 12;  // digits of at most 12 bits: the counts stay in L1
+  const int digit_bits = (key_bits + passes - 1) / passes;
+  const std::size_t buckets = std::size_t{1} << digit_bits;
   std::vector<std::uint64_t> other_keys(keys.size());
   std::vector<std::int64_t> other_order(order.size());
-  std::vector<std::size_t> offsets(kBuckets);
-  for (int low = 0; low < key_bits; low += kDigitBits) {
+  std::vector<std::size_t> offsets(buckets);
+  for (int low = 0; low < key_bits; low += digit_bits) {
     std::fill(offsets.begin(), offsets.end(), 0);
-    for (std::uint64_t k : keys) ++offsets[(k >> low) & (kBuckets - 1)];
+    for (std::uint64_t k : keys) ++offsets[(k >> low) & (buckets - 1)];
     std::size_t sum = 0;
     for (std::size_t& o : offsets) {
       const std::size_t count = o;
@@ -103,7 +108,7 @@ void radix_sort(std::vector<std::uint64_t>& keys, std::vector<std::int64_t>& ord
       sum += count;
     }
     for (std::size_t i = 0; i < keys.size(); ++i) {
-      const std::size_t slot = offsets[(keys[i] >> low) & (kBuckets - 1)]++;
+      const std::size_t slot = offsets[(keys[i] >> low) & (buckets - 1)]++;
       other_keys[slot] = keys[i];
       other_order[slot] = order[i];
     }
@@ -197,6 +202,8 @@ class CellLinker {
   CellLinker(const FriendsOfFriendsPoints& points, const Grid& grid, const CellList& list, double linking_length)
       : points_(points), grid_(grid), list_(list), rows_(half_stencil(grid, list)), linking_length2_(linking_length * linking_length) {}
 
+  std::size_t rows() const { return rows_.size(); }
+
   // Joins cell a with its friends among the neighbour cells; cursors[r] follows row offset r.
   void link(std::int64_t a, std::vector<std::int64_t>& cursors, ConcurrentUnionFind& sets) const {
     const std::uint64_t key = list_.keys[static_cast<std::size_t>(a)];
@@ -222,9 +229,46 @@ class CellLinker {
     }
   }
 
-  std::size_t rows() const { return rows_.size(); }
+  // Joins the cells [begin, end) of one row (one x, y) with their friends: one seek per neighbour
+  // row, then a z window sliding along it; a cell whose window crosses a periodic face goes alone.
+  void link_row(std::int64_t begin, std::int64_t end, std::vector<std::int64_t>& cursors, ConcurrentUnionFind& sets) const {
+    const std::int64_t nz = grid_.cells[2];
+    std::int64_t reach_z = 0;
+    for (const RowOffset& row : rows_) reach_z = std::max<std::int64_t>(reach_z, row.dz_high);
+    auto crosses_face = [&](std::int64_t z) { return grid_.periodic && (z < reach_z || z >= nz - reach_z); };
+    for (std::int64_t a = begin; a < end; ++a)
+      if (crosses_face(z_of(a))) link(a, cursors, sets);
+    const std::uint64_t key = list_.keys[static_cast<std::size_t>(begin)];
+    const std::int64_t x = grid_.coordinate(key, 0), y = grid_.coordinate(key, 1);
+    const auto cells = static_cast<std::int64_t>(list_.keys.size());
+    for (std::size_t r = 0; r < rows_.size(); ++r) {
+      std::int64_t row_x = x + rows_[r].dx, row_y = y + rows_[r].dy;
+      if (!wrap(row_x, 0) || !wrap(row_y, 1)) continue;
+      std::int64_t b = cursors[r] = seek(list_.keys, cursors[r], grid_.key(row_x, row_y, 0));
+      for (std::int64_t a = begin; a < end; ++a) {
+        const std::int64_t z = z_of(a);
+        if (crosses_face(z)) continue;
+        const std::uint64_t low = grid_.key(row_x, row_y, std::max<std::int64_t>(z + rows_[r].dz_low, 0));
+        const std::uint64_t high = grid_.key(row_x, row_y, std::min<std::int64_t>(z + rows_[r].dz_high, nz - 1));
+        while (b < cells && list_.keys[static_cast<std::size_t>(b)] < low) ++b;  // z only grows along the row
+        std::int64_t root_a = sets.find(a);
+        for (std::int64_t c = b; c < cells && list_.keys[static_cast<std::size_t>(c)] <= high; ++c) test(a, c, root_a, sets);
+      }
+    }
+  }
 
  private:
+  std::int64_t z_of(std::int64_t cell) const { return grid_.coordinate(list_.keys[static_cast<std::size_t>(cell)], 2); }
+
+  // Joins cells a and b if they are not in one group yet and some of their points are friends.
+  void test(std::int64_t a, std::int64_t b, std::int64_t& root_a, ConcurrentUnionFind& sets) const {
+    if (b == a || sets.find(b) == root_a) return;
+    if (cells_touch(list_, points_, a, b, linking_length2_)) {
+      sets.unite(a, b);
+      root_a = sets.find(a);
+    }
+  }
+
   bool wrap(std::int64_t& c, std::size_t d) const {
     if (grid_.periodic) {  // offsets are a few cells: no division
       while (c < 0) c += grid_.cells[d];
@@ -240,13 +284,8 @@ class CellLinker {
     cursor = seek(list_.keys, cursor, grid_.key(row_x, row_y, low));
     const std::uint64_t last = grid_.key(row_x, row_y, high);
     std::int64_t root_a = sets.find(a);
-    for (std::int64_t b = cursor; b < static_cast<std::int64_t>(list_.keys.size()) && list_.keys[static_cast<std::size_t>(b)] <= last; ++b) {
-      if (b == a || sets.find(b) == root_a) continue;
-      if (cells_touch(list_, points_, a, b, linking_length2_)) {
-        sets.unite(a, b);
-        root_a = sets.find(a);
-      }
-    }
+    for (std::int64_t b = cursor; b < static_cast<std::int64_t>(list_.keys.size()) && list_.keys[static_cast<std::size_t>(b)] <= last; ++b)
+      test(a, b, root_a, sets);
     return cursor;
   }
 
@@ -268,11 +307,18 @@ std::vector<std::int64_t> cell_list_groups(const FriendsOfFriendsPoints& points,
   const auto cells = static_cast<std::int64_t>(list.keys.size());
   const CellLinker linker(points, grid, list, linking_length);
   ConcurrentUnionFind cell_sets(cells);
-  constexpr std::int64_t kChunk = 512;  // cells swept by one cursor set
+  std::vector<std::int64_t> row_start;  // cells of one (x, y) are contiguous
+  for (std::int64_t c = 0; c < cells; ++c)
+    if (c == 0 || (list.keys[static_cast<std::size_t>(c)] >> grid.shift[1]) != (list.keys[static_cast<std::size_t>(c) - 1] >> grid.shift[1]))
+      row_start.push_back(c);
+  row_start.push_back(cells);
+  const auto rows = static_cast<std::int64_t>(row_start.size()) - 1;
+  constexpr std::int64_t kChunk = 256;  // rows swept by one set of cursors
 #pragma omp parallel for schedule(dynamic, 1) if (n > kParallelThreshold)
-  for (std::int64_t chunk = 0; chunk < (cells + kChunk - 1) / kChunk; ++chunk) {
+  for (std::int64_t chunk = 0; chunk < (rows + kChunk - 1) / kChunk; ++chunk) {
     std::vector<std::int64_t> cursors(linker.rows(), -1);
-    for (std::int64_t a = chunk * kChunk; a < std::min(cells, (chunk + 1) * kChunk); ++a) linker.link(a, cursors, cell_sets);
+    for (std::int64_t r = chunk * kChunk; r < std::min(rows, (chunk + 1) * kChunk); ++r)
+      linker.link_row(row_start[static_cast<std::size_t>(r)], row_start[static_cast<std::size_t>(r) + 1], cursors, cell_sets);
   }
   // The label of a group is its smallest point: the smallest first point of its cells (each cell
   // lists its points in increasing order).

@@ -17,17 +17,20 @@ namespace kosmo::sinks::detail {
 // form, and the root of a set is its smallest element whatever the order of the unions (hence
 // deterministic labels for any thread count). find() halves paths; a halving write only ever points
 // an element at one of its ancestors, so racing writes keep the forest valid.
+// Elements are 32-bit (the dispatcher limits a call to 2^31 - 1 points): half the memory traffic
+// of the finds, which dominate on clustered sinks.
 class ConcurrentUnionFind {
  public:
   explicit ConcurrentUnionFind(std::int64_t size) : parent_(static_cast<std::size_t>(size)) {
-    for (std::int64_t i = 0; i < size; ++i) parent_[static_cast<std::size_t>(i)].store(i, std::memory_order_relaxed);
+    for (std::int64_t i = 0; i < size; ++i) parent_[static_cast<std::size_t>(i)].store(static_cast<std::int32_t>(i), std::memory_order_relaxed);
   }
 
-  std::int64_t find(std::int64_t x) {
+  std::int64_t find(std::int64_t element) {
+    auto x = static_cast<std::int32_t>(element);
     for (;;) {
-      std::int64_t p = parent_[static_cast<std::size_t>(x)].load(std::memory_order_acquire);
+      const std::int32_t p = parent_[static_cast<std::size_t>(x)].load(std::memory_order_acquire);
       if (p == x) return x;
-      const std::int64_t grandparent = parent_[static_cast<std::size_t>(p)].load(std::memory_order_acquire);
+      const std::int32_t grandparent = parent_[static_cast<std::size_t>(p)].load(std::memory_order_acquire);
       if (grandparent != p) parent_[static_cast<std::size_t>(x)].store(grandparent, std::memory_order_release);
       x = grandparent;
     }
@@ -40,8 +43,8 @@ class ConcurrentUnionFind {
       std::int64_t root_b = find(b);
       if (root_a == root_b) return false;
       if (root_a < root_b) std::swap(root_a, root_b);  // hang the larger root under the smaller
-      std::int64_t expected = root_a;
-      if (parent_[static_cast<std::size_t>(root_a)].compare_exchange_strong(expected, root_b, std::memory_order_acq_rel))
+      auto expected = static_cast<std::int32_t>(root_a);
+      if (parent_[static_cast<std::size_t>(root_a)].compare_exchange_strong(expected, static_cast<std::int32_t>(root_b), std::memory_order_acq_rel))
         return true;
       a = root_a;
       b = root_b;
@@ -51,7 +54,7 @@ class ConcurrentUnionFind {
   std::int64_t size() const { return static_cast<std::int64_t>(parent_.size()); }
 
  private:
-  std::vector<std::atomic<std::int64_t>> parent_;
+  std::vector<std::atomic<std::int32_t>> parent_;
 };
 
 // Separation along one axis, nearest periodic image when the box is periodic.
