@@ -46,7 +46,8 @@ Result run(const sinks::ClusteredPoints& points, FriendsOfFriendsBackend backend
     const double cpu = process_cpu_seconds();
     const auto start = std::chrono::steady_clock::now();
     result.labels = sinks::friends_of_friends_groups(points.view(), kLinkingLength, backend);
-    timings.push_back({std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), process_cpu_seconds() - cpu});
+    timings.push_back(
+        {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), process_cpu_seconds() - cpu});
   }
   auto middle = [&](double Timing::*field) {
     std::vector<double> values;
@@ -60,16 +61,20 @@ Result run(const sinks::ClusteredPoints& points, FriendsOfFriendsBackend backend
 
 const char* name(FriendsOfFriendsBackend backend) {
   switch (backend) {
-    case FriendsOfFriendsBackend::brute_force: return "brute_force";
-    case FriendsOfFriendsBackend::tree: return "tree";
-    case FriendsOfFriendsBackend::cell_list: return "cell_list";
-    case FriendsOfFriendsBackend::automatic: break;
+    case FriendsOfFriendsBackend::brute_force:
+      return "brute_force";
+    case FriendsOfFriendsBackend::tree:
+      return "tree";
+    case FriendsOfFriendsBackend::cell_list:
+      return "cell_list";
+    case FriendsOfFriendsBackend::automatic:
+      break;
   }
   return "automatic";
 }
 
-void print(std::ostream& out, FriendsOfFriendsBackend backend, std::int64_t n, int repeats, const Result& result, const Result* brute,
-           const char* reference, bool identical) {
+void print(std::ostream& out, FriendsOfFriendsBackend backend, std::int64_t n, int repeats, const Result& result,
+           const Result* brute, const char* reference, bool identical) {
   char speedup[64] = "null", cpu_speedup[64] = "null";
   if (brute != nullptr) {
     std::snprintf(speedup, sizeof speedup, "%.1f", brute->median.wall / result.median.wall);
@@ -77,12 +82,14 @@ void print(std::ostream& out, FriendsOfFriendsBackend backend, std::int64_t n, i
   }
   char line[640];
   std::snprintf(line, sizeof line,
-                "{\"bench\": \"fof\", \"backend\": \"%s\", \"points\": %lld, \"linking_length\": %.6g, \"threads\": %d, \"repeats\": %d, "
-                "\"seconds\": %.6f, \"cpu_seconds\": %.6f, \"groups\": %lld, \"speedup_vs_brute\": %s, \"cpu_speedup_vs_brute\": %s, "
+                "{\"bench\": \"fof\", \"backend\": \"%s\", \"points\": %lld, \"linking_length\": %.6g, \"threads\": "
+                "%d, \"repeats\": %d, "
+                "\"seconds\": %.6f, \"cpu_seconds\": %.6f, \"groups\": %lld, \"speedup_vs_brute\": %s, "
+                "\"cpu_speedup_vs_brute\": %s, "
                 "\"reference\": \"%s\", \"partition_identical\": %s}\n",
-                name(backend), static_cast<long long>(n), kLinkingLength, omp_get_max_threads(), repeats, result.median.wall,
-                result.median.cpu, static_cast<long long>(sinks::count_groups(result.labels)), speedup, cpu_speedup, reference,
-                identical ? "true" : "false");
+                name(backend), static_cast<long long>(n), kLinkingLength, omp_get_max_threads(), repeats,
+                result.median.wall, result.median.cpu, static_cast<long long>(sinks::count_groups(result.labels)),
+                speedup, cpu_speedup, reference, identical ? "true" : "false");
   out << line << std::flush;
 }
 
@@ -102,7 +109,8 @@ void bench_fof(MPI_Comm comm, std::ostream& out, int repeats) {
     const std::vector<std::int64_t>& reference = with_brute ? brute.labels : tree.labels;
     const char* reference_name = with_brute ? "brute_force" : "tree";
     if (rank != 0) continue;
-    if (with_brute) print(out, FriendsOfFriendsBackend::brute_force, n, brute_repeats, brute, &brute, reference_name, true);
+    if (with_brute)
+      print(out, FriendsOfFriendsBackend::brute_force, n, brute_repeats, brute, &brute, reference_name, true);
     print(out, FriendsOfFriendsBackend::tree, n, repeats, tree, with_brute ? &brute : nullptr, reference_name,
           sinks::same_partition(tree.labels, reference));
     print(out, FriendsOfFriendsBackend::cell_list, n, repeats, cell_list, with_brute ? &brute : nullptr, reference_name,

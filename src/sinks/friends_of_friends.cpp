@@ -13,9 +13,10 @@ namespace kosmo::sinks {
 std::vector<std::int64_t> friends_of_friends_groups(const FriendsOfFriendsPoints& points, double linking_length,
                                                     FriendsOfFriendsBackend backend) {
   KOSMO_REQUIRE(points.y.size() == points.x.size() && points.z.size() == points.x.size(),
-                "friends of friends: x, y and z must have as many points (" << points.x.size() << ", " << points.y.size() << ", "
-                                                                           << points.z.size() << ")");
-  KOSMO_REQUIRE(points.x.size() < (std::size_t{1} << 31), "friends of friends: at most 2^31 - 1 points, not " << points.x.size());
+                "friends of friends: x, y and z must have as many points ("
+                    << points.x.size() << ", " << points.y.size() << ", " << points.z.size() << ")");
+  KOSMO_REQUIRE(points.x.size() < (std::size_t{1} << 31),
+                "friends of friends: at most 2^31 - 1 points, not " << points.x.size());
   KOSMO_REQUIRE(std::isfinite(linking_length) && linking_length >= 0.0,
                 "friends of friends: the linking length must be finite and >= 0, not " << linking_length);
   KOSMO_REQUIRE(!points.periodic || (std::isfinite(points.box_size) && points.box_size > 0.0),

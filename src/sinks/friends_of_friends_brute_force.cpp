@@ -11,7 +11,8 @@ std::vector<std::int64_t> brute_force_groups(const FriendsOfFriendsPoints& point
   ConcurrentUnionFind sets(n);
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = i + 1; j < n; ++j)
-      if (squared_separation(points, static_cast<std::size_t>(i), static_cast<std::size_t>(j)) <= linking_length2) sets.unite(i, j);
+      if (squared_separation(points, static_cast<std::size_t>(i), static_cast<std::size_t>(j)) <= linking_length2)
+        sets.unite(i, j);
   return labels_from_roots(sets);
 }
 

@@ -34,7 +34,8 @@ struct Grid {
   bool periodic = true;
 
   std::uint64_t key(std::int64_t x, std::int64_t y, std::int64_t z) const {
-    return (static_cast<std::uint64_t>(x) << shift[0]) | (static_cast<std::uint64_t>(y) << shift[1]) | static_cast<std::uint64_t>(z);
+    return (static_cast<std::uint64_t>(x) << shift[0]) | (static_cast<std::uint64_t>(y) << shift[1]) |
+           static_cast<std::uint64_t>(z);
   }
   std::int64_t coordinate(std::uint64_t key, int d) const {
     const int bits = d == 0 ? 64 - shift[0] : shift[d - 1] - shift[d];
@@ -123,12 +124,14 @@ CellList sort_into_cells(const FriendsOfFriendsPoints& points, const Grid& grid)
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
   for (std::int64_t i = 0; i < n; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    point_keys[k] = grid.key(cell_coordinate(grid, 0, points.x[k]), cell_coordinate(grid, 1, points.y[k]), cell_coordinate(grid, 2, points.z[k]));
+    point_keys[k] = grid.key(cell_coordinate(grid, 0, points.x[k]), cell_coordinate(grid, 1, points.y[k]),
+                             cell_coordinate(grid, 2, points.z[k]));
   }
   CellList list;
   list.order.resize(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) list.order[static_cast<std::size_t>(i)] = i;
-  radix_sort(point_keys, list.order, grid.shift[0] + static_cast<int>(std::bit_width(static_cast<std::uint64_t>(grid.cells[0] - 1))));
+  radix_sort(point_keys, list.order,
+             grid.shift[0] + static_cast<int>(std::bit_width(static_cast<std::uint64_t>(grid.cells[0] - 1))));
   for (std::int64_t k = 0; k < n; ++k)
     if (k == 0 || point_keys[static_cast<std::size_t>(k)] != point_keys[static_cast<std::size_t>(k) - 1]) {
       list.keys.push_back(point_keys[static_cast<std::size_t>(k)]);
@@ -149,10 +152,12 @@ CellList sort_into_cells(const FriendsOfFriendsPoints& points, const Grid& grid)
 }
 
 // True when some point of cell a and some point of cell b are friends.
-bool cells_touch(const CellList& list, const FriendsOfFriendsPoints& points, std::int64_t a, std::int64_t b, double linking_length2) {
+bool cells_touch(const CellList& list, const FriendsOfFriendsPoints& points, std::int64_t a, std::int64_t b,
+                 double linking_length2) {
   for (std::int64_t p = list.start[static_cast<std::size_t>(a)]; p < list.start[static_cast<std::size_t>(a) + 1]; ++p) {
     const auto i = static_cast<std::size_t>(p);
-    for (std::int64_t q = list.start[static_cast<std::size_t>(b)]; q < list.start[static_cast<std::size_t>(b) + 1]; ++q) {
+    for (std::int64_t q = list.start[static_cast<std::size_t>(b)]; q < list.start[static_cast<std::size_t>(b) + 1];
+         ++q) {
       const auto j = static_cast<std::size_t>(q);
       const double dx = axis_separation(list.x[i], list.x[j], points.box_size, points.periodic);
       const double dy = axis_separation(list.y[i], list.y[j], points.box_size, points.periodic);
@@ -185,7 +190,8 @@ std::vector<RowOffset> half_stencil(const Grid& grid, const CellList& list) {
   std::array<int, 3> reach = grid.reach;
   for (int d = 0; d < 3; ++d) {
     const std::int64_t first = grid.coordinate(list.keys.front(), d);
-    if (std::all_of(list.keys.begin(), list.keys.end(), [&](std::uint64_t k) { return grid.coordinate(k, d) == first; }))
+    if (std::all_of(list.keys.begin(), list.keys.end(),
+                    [&](std::uint64_t k) { return grid.coordinate(k, d) == first; }))
       reach[static_cast<std::size_t>(d)] = 0;
   }
   std::vector<RowOffset> rows;
@@ -200,7 +206,11 @@ std::vector<RowOffset> half_stencil(const Grid& grid, const CellList& list) {
 class CellLinker {
  public:
   CellLinker(const FriendsOfFriendsPoints& points, const Grid& grid, const CellList& list, double linking_length)
-      : points_(points), grid_(grid), list_(list), rows_(half_stencil(grid, list)), linking_length2_(linking_length * linking_length) {}
+      : points_(points),
+        grid_(grid),
+        list_(list),
+        rows_(half_stencil(grid, list)),
+        linking_length2_(linking_length * linking_length) {}
 
   std::size_t rows() const { return rows_.size(); }
 
@@ -231,7 +241,8 @@ class CellLinker {
 
   // Joins the cells [begin, end) of one row (one x, y) with their friends: one seek per neighbour
   // row, then a z window sliding along it; a cell whose window crosses a periodic face goes alone.
-  void link_row(std::int64_t begin, std::int64_t end, std::vector<std::int64_t>& cursors, ConcurrentUnionFind& sets) const {
+  void link_row(std::int64_t begin, std::int64_t end, std::vector<std::int64_t>& cursors,
+                ConcurrentUnionFind& sets) const {
     const std::int64_t nz = grid_.cells[2];
     std::int64_t reach_z = 0;
     for (const RowOffset& row : rows_) reach_z = std::max<std::int64_t>(reach_z, row.dz_high);
@@ -252,7 +263,8 @@ class CellLinker {
         const std::uint64_t high = grid_.key(row_x, row_y, std::min<std::int64_t>(z + rows_[r].dz_high, nz - 1));
         while (b < cells && list_.keys[static_cast<std::size_t>(b)] < low) ++b;  // z only grows along the row
         std::int64_t root_a = sets.find(a);
-        for (std::int64_t c = b; c < cells && list_.keys[static_cast<std::size_t>(c)] <= high; ++c) test(a, c, root_a, sets);
+        for (std::int64_t c = b; c < cells && list_.keys[static_cast<std::size_t>(c)] <= high; ++c)
+          test(a, c, root_a, sets);
       }
     }
   }
@@ -279,12 +291,13 @@ class CellLinker {
   }
 
   // Tests cell a against the cells (row_x, row_y, low..high); returns the cursor at the row's start.
-  std::int64_t scan(std::int64_t a, std::int64_t row_x, std::int64_t row_y, std::int64_t low, std::int64_t high, std::int64_t cursor,
-                    ConcurrentUnionFind& sets) const {
+  std::int64_t scan(std::int64_t a, std::int64_t row_x, std::int64_t row_y, std::int64_t low, std::int64_t high,
+                    std::int64_t cursor, ConcurrentUnionFind& sets) const {
     cursor = seek(list_.keys, cursor, grid_.key(row_x, row_y, low));
     const std::uint64_t last = grid_.key(row_x, row_y, high);
     std::int64_t root_a = sets.find(a);
-    for (std::int64_t b = cursor; b < static_cast<std::int64_t>(list_.keys.size()) && list_.keys[static_cast<std::size_t>(b)] <= last; ++b)
+    for (std::int64_t b = cursor;
+         b < static_cast<std::int64_t>(list_.keys.size()) && list_.keys[static_cast<std::size_t>(b)] <= last; ++b)
       test(a, b, root_a, sets);
     return cursor;
   }
@@ -309,7 +322,8 @@ std::vector<std::int64_t> cell_list_groups(const FriendsOfFriendsPoints& points,
   ConcurrentUnionFind cell_sets(cells);
   std::vector<std::int64_t> row_start;  // cells of one (x, y) are contiguous
   for (std::int64_t c = 0; c < cells; ++c)
-    if (c == 0 || (list.keys[static_cast<std::size_t>(c)] >> grid.shift[1]) != (list.keys[static_cast<std::size_t>(c) - 1] >> grid.shift[1]))
+    if (c == 0 || (list.keys[static_cast<std::size_t>(c)] >> grid.shift[1]) !=
+                      (list.keys[static_cast<std::size_t>(c) - 1] >> grid.shift[1]))
       row_start.push_back(c);
   row_start.push_back(cells);
   const auto rows = static_cast<std::int64_t>(row_start.size()) - 1;
@@ -318,7 +332,8 @@ std::vector<std::int64_t> cell_list_groups(const FriendsOfFriendsPoints& points,
   for (std::int64_t chunk = 0; chunk < (rows + kChunk - 1) / kChunk; ++chunk) {
     std::vector<std::int64_t> cursors(linker.rows(), -1);
     for (std::int64_t r = chunk * kChunk; r < std::min(rows, (chunk + 1) * kChunk); ++r)
-      linker.link_row(row_start[static_cast<std::size_t>(r)], row_start[static_cast<std::size_t>(r) + 1], cursors, cell_sets);
+      linker.link_row(row_start[static_cast<std::size_t>(r)], row_start[static_cast<std::size_t>(r) + 1], cursors,
+                      cell_sets);
   }
   // The label of a group is its smallest point: the smallest first point of its cells (each cell
   // lists its points in increasing order).

@@ -22,7 +22,8 @@ double wrap(double x) {
 
 }  // namespace
 
-ClusteredPoints clustered_points(std::int64_t count, double linking_length, std::uint64_t seed, std::int64_t points_per_clump) {
+ClusteredPoints clustered_points(std::int64_t count, double linking_length, std::uint64_t seed,
+                                 std::int64_t points_per_clump) {
   const std::int64_t clumps = std::max<std::int64_t>(1, count / std::max<std::int64_t>(1, points_per_clump));
   ClusteredPoints points;
   points.x.resize(static_cast<std::size_t>(count));

@@ -18,6 +18,7 @@ struct ClusteredPoints {
 
 // `count` points in clumps of about `points_per_clump` members each, the clump widths σ drawn
 // between 0.3 and 1 linking length, and the clump centres uniform in the unit box.
-ClusteredPoints clustered_points(std::int64_t count, double linking_length, std::uint64_t seed, std::int64_t points_per_clump = 100);
+ClusteredPoints clustered_points(std::int64_t count, double linking_length, std::uint64_t seed,
+                                 std::int64_t points_per_clump = 100);
 
 }  // namespace kosmo::sinks

@@ -74,7 +74,8 @@ class KdTree {
           }
       } else if (node.left < 0) {
         for (std::int64_t k = std::max(node.begin, position + 1); k < node.end; ++k)
-          if (squared_separation(points_, i, static_cast<std::size_t>(at(k))) <= linking_length2_) sets.unite(at(k), static_cast<std::int64_t>(i));
+          if (squared_separation(points_, i, static_cast<std::size_t>(at(k))) <= linking_length2_)
+            sets.unite(at(k), static_cast<std::int64_t>(i));
       } else {
         if (node.end <= position + 1) continue;  // every pair with these points is tested from their side
         stack[top++] = node.left;

@@ -22,7 +22,8 @@ namespace kosmo::sinks::detail {
 class ConcurrentUnionFind {
  public:
   explicit ConcurrentUnionFind(std::int64_t size) : parent_(static_cast<std::size_t>(size)) {
-    for (std::int64_t i = 0; i < size; ++i) parent_[static_cast<std::size_t>(i)].store(static_cast<std::int32_t>(i), std::memory_order_relaxed);
+    for (std::int64_t i = 0; i < size; ++i)
+      parent_[static_cast<std::size_t>(i)].store(static_cast<std::int32_t>(i), std::memory_order_relaxed);
   }
 
   std::int64_t find(std::int64_t element) {
@@ -44,7 +45,8 @@ class ConcurrentUnionFind {
       if (root_a == root_b) return false;
       if (root_a < root_b) std::swap(root_a, root_b);  // hang the larger root under the smaller
       auto expected = static_cast<std::int32_t>(root_a);
-      if (parent_[static_cast<std::size_t>(root_a)].compare_exchange_strong(expected, static_cast<std::int32_t>(root_b), std::memory_order_acq_rel))
+      if (parent_[static_cast<std::size_t>(root_a)].compare_exchange_strong(expected, static_cast<std::int32_t>(root_b),
+                                                                            std::memory_order_acq_rel))
         return true;
       a = root_a;
       b = root_b;

@@ -59,7 +59,8 @@ TEST(FriendsOfFriendsRanks, EveryRankEveryBackendAndThreadCountGivesTheSameLabel
 
 TEST(FriendsOfFriendsRanks, TheTunerOfACommunicatorTakesRankZerosChoiceOnEveryRank) {
   const ClusteredPoints points = clustered_points(3000, kLinkingLength, 17);
-  const auto reference = rank0_labels(friends_of_friends_groups(points.view(), kLinkingLength, FriendsOfFriendsBackend::brute_force));
+  const auto reference =
+      rank0_labels(friends_of_friends_groups(points.view(), kLinkingLength, FriendsOfFriendsBackend::brute_force));
   FriendsOfFriendsTuner tuner(MPI_COMM_WORLD);
   EXPECT_EQ(ranks_disagreeing(tuner.groups(points.view(), kLinkingLength) == reference), 0);
   int chosen = static_cast<int>(tuner.chosen_backend(3000));

@@ -18,7 +18,8 @@ using namespace kosmo::sinks;
 namespace {
 
 constexpr FriendsOfFriendsBackend kBackends[] = {FriendsOfFriendsBackend::brute_force, FriendsOfFriendsBackend::tree,
-                                                 FriendsOfFriendsBackend::cell_list, FriendsOfFriendsBackend::automatic};
+                                                 FriendsOfFriendsBackend::cell_list,
+                                                 FriendsOfFriendsBackend::automatic};
 constexpr double kLinkingLength = 4.0 / 8192.0;
 
 struct Points {
@@ -60,21 +61,33 @@ TEST(FriendsOfFriends, ChainsLinkTransitivelyAndLabelsAreTheSmallestIndex) {
 
 TEST(FriendsOfFriends, LinkingLengthIsInclusiveAndZeroLinksOnlyCoincidentPoints) {
   const Points pair = on_a_line({0.25, 0.5, 0.75});
-  for_every_backend(pair.view(), 0.25, [](const auto& labels) { EXPECT_EQ(labels, (std::vector<std::int64_t>{0, 0, 0})); });
-  for_every_backend(pair.view(), 0.2499999, [](const auto& labels) { EXPECT_EQ(labels, (std::vector<std::int64_t>{0, 1, 2})); });
+  for_every_backend(pair.view(), 0.25, [](const auto& labels) {
+    EXPECT_EQ(labels, (std::vector<std::int64_t>{0, 0, 0}));
+  });
+  for_every_backend(pair.view(), 0.2499999, [](const auto& labels) {
+    EXPECT_EQ(labels, (std::vector<std::int64_t>{0, 1, 2}));
+  });
   const Points coincident = on_a_line({0.3, 0.7, 0.3, 0.7, 0.5});
-  for_every_backend(coincident.view(), 0.0, [](const auto& labels) { EXPECT_EQ(labels, (std::vector<std::int64_t>{0, 1, 0, 1, 4})); });
+  for_every_backend(coincident.view(), 0.0, [](const auto& labels) {
+    EXPECT_EQ(labels, (std::vector<std::int64_t>{0, 1, 0, 1, 4}));
+  });
 }
 
 TEST(FriendsOfFriends, PeriodicBoxLinksAcrossTheFacesOnlyWhenPeriodic) {
   Points across = on_a_line({0.999, 0.5, 0.0005}, true);
   across.y = {0.0004, 0.5, 0.9998};  // across two faces at once
-  for_every_backend(across.view(), 0.002, [](const auto& labels) { EXPECT_EQ(labels, (std::vector<std::int64_t>{0, 1, 0})); });
+  for_every_backend(across.view(), 0.002, [](const auto& labels) {
+    EXPECT_EQ(labels, (std::vector<std::int64_t>{0, 1, 0}));
+  });
   across.periodic = false;
-  for_every_backend(across.view(), 0.002, [](const auto& labels) { EXPECT_EQ(labels, (std::vector<std::int64_t>{0, 1, 2})); });
+  for_every_backend(across.view(), 0.002, [](const auto& labels) {
+    EXPECT_EQ(labels, (std::vector<std::int64_t>{0, 1, 2}));
+  });
   // Positions given outside the box are taken at their periodic image.
   Points outside = on_a_line({1.9995, -0.0003, 0.5}, true);
-  for_every_backend(outside.view(), 0.001, [](const auto& labels) { EXPECT_EQ(labels, (std::vector<std::int64_t>{0, 0, 2})); });
+  for_every_backend(outside.view(), 0.001, [](const auto& labels) {
+    EXPECT_EQ(labels, (std::vector<std::int64_t>{0, 0, 2}));
+  });
 }
 
 TEST(FriendsOfFriends, EmptyAndSinglePointInputs) {
@@ -96,7 +109,7 @@ TEST(FriendsOfFriends, RejectsMismatchedArraysAndBadLengths) {
 TEST(FriendsOfFriends, PartitionCheckCatchesSplitsAndMergesBothWays) {
   const std::vector<std::int64_t> reference = {0, 0, 2, 2, 4};
   EXPECT_TRUE(same_partition(reference, reference));
-  EXPECT_TRUE(same_partition(reference, std::vector<std::int64_t>{1, 1, 3, 3, 0}));  // renamed groups
+  EXPECT_TRUE(same_partition(reference, std::vector<std::int64_t>{1, 1, 3, 3, 0}));   // renamed groups
   EXPECT_FALSE(same_partition(reference, std::vector<std::int64_t>{0, 0, 0, 0, 4}));  // two groups merged
   EXPECT_FALSE(same_partition(std::vector<std::int64_t>{0, 0, 0, 0, 4}, reference));  // ... seen from the other side
   EXPECT_FALSE(same_partition(reference, std::vector<std::int64_t>{0, 1, 2, 2, 4}));  // a group split
@@ -110,7 +123,8 @@ TEST(FriendsOfFriends, PartitionCheckCatchesSplitsAndMergesBothWays) {
 TEST(FriendsOfFriends, BackendsReturnTheReferencePartitionOnClusteredSinks) {
   for (std::int64_t n : {1, 2, 3, 10, 100, 1000, 10000}) {
     const ClusteredPoints points = clustered_points(n, kLinkingLength, 7 + static_cast<std::uint64_t>(n), 50);
-    const auto reference = friends_of_friends_groups(points.view(), kLinkingLength, FriendsOfFriendsBackend::brute_force);
+    const auto reference =
+        friends_of_friends_groups(points.view(), kLinkingLength, FriendsOfFriendsBackend::brute_force);
     if (n >= 1000) {  // clustered: far fewer groups than points, yet more than one
       EXPECT_LT(count_groups(reference), n / 5);
       EXPECT_GT(count_groups(reference), 1);
@@ -118,7 +132,8 @@ TEST(FriendsOfFriends, BackendsReturnTheReferencePartitionOnClusteredSinks) {
     for (int threads : {1, 2}) {
       omp_set_num_threads(threads);
       for (FriendsOfFriendsBackend backend : {FriendsOfFriendsBackend::tree, FriendsOfFriendsBackend::cell_list}) {
-        SCOPED_TRACE(testing::Message() << "n " << n << " threads " << threads << " backend " << static_cast<int>(backend));
+        SCOPED_TRACE(testing::Message() << "n " << n << " threads " << threads << " backend "
+                                        << static_cast<int>(backend));
         const auto labels = friends_of_friends_groups(points.view(), kLinkingLength, backend);
         EXPECT_TRUE(same_partition(labels, reference));
         EXPECT_EQ(labels, reference);
