@@ -209,3 +209,18 @@ TEST(FriendsOfFriends, DiagonalStepsJustBeyondTheLinkingLengthStayUnlinked) {
   EXPECT_EQ(count_groups(reference), 6000);
   for_every_backend(walk.view(), kLinkingLength, [&](const auto& labels) { EXPECT_EQ(labels, reference); });
 }
+
+// Linking lengths of a good fraction of the box: a grid of 3 to 6 cells per axis, whose neighbour
+// windows wrap onto themselves across the periodic faces.
+TEST(FriendsOfFriends, BackendsAgreeWhenTheLinkingLengthIsAFractionOfTheBox) {
+  const ClusteredPoints scattered = clustered_points(60, 0.0, 31, 1);
+  for (double linking_length : {0.12, 0.2, 0.3, 0.45, 0.6}) {
+    SCOPED_TRACE(linking_length);
+    const auto reference =
+        friends_of_friends_groups(scattered.view(), linking_length, FriendsOfFriendsBackend::brute_force);
+    if (linking_length < 0.15) {
+      EXPECT_GT(count_groups(reference), 5);  // not all one group
+    }
+    for_every_backend(scattered.view(), linking_length, [&](const auto& labels) { EXPECT_EQ(labels, reference); });
+  }
+}
