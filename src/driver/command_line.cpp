@@ -11,6 +11,7 @@ std::string usage() {
          "       kosmo bench hydro [--steps N]      hydro benchmarks, one JSON object per case\n"
          "       kosmo bench gravity                base-level FFT (gathered, slabs) and multigrid solves, 64^3-256^3, JSON lines\n"
          "       kosmo bench feedback [--steps N]   average_SN and Sedov_blast, binned vs all-pairs, ~2000 supernovae, levels 7-10\n"
+         "       kosmo bench fof [--steps N]        friends-of-friends sink merger backends, clustered sinks, 10^2-10^6, JSON lines\n"
          "       kosmo bench io                     snapshot write and read throughput, 32^3-128^3, JSON lines\n"
          "       kosmo bench scaling [--case C] [--steps N]\n"
          "                                          Sedov AMR, 64^3 dark-matter box, showcase box at 1x1, 2x1, 1x2\n"
@@ -58,8 +59,8 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
       line.bench_case = arguments[++i];
     } else if (line.command == "bench") {
       KOSMO_REQUIRE(line.bench.empty(), "only one benchmark may be named (got '" << line.bench << "' and '" << a << "')");
-      KOSMO_REQUIRE(a == "hydro" || a == "gravity" || a == "feedback" || a == "io" || a == "scaling",
-                    "unknown benchmark '" << a << "' (available: hydro, gravity, feedback, io, scaling)");
+      KOSMO_REQUIRE(a == "hydro" || a == "gravity" || a == "feedback" || a == "fof" || a == "io" || a == "scaling",
+                    "unknown benchmark '" << a << "' (available: hydro, gravity, feedback, fof, io, scaling)");
       line.bench = a;
     } else if (!a.empty() && a[0] == '-') {
       KOSMO_FAIL("unknown option '" << a << "'\n" << usage());

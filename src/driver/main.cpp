@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "driver/bench_feedback.hpp"
+#include "driver/bench_fof.hpp"
 #include "driver/bench_gravity.hpp"
 #include "driver/bench_hydro.hpp"
 #include "driver/bench_io.hpp"
@@ -94,11 +95,13 @@ int main(int argc, char** argv) {
       return status;
     }
     if (line.command == "bench") {
-      KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro | gravity | feedback | io | scaling)");
+      KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro | gravity | feedback | fof | io | scaling)");
       if (line.bench == "gravity") {
         kosmo::driver::bench_gravity(MPI_COMM_WORLD, std::cout);
       } else if (line.bench == "feedback") {
         kosmo::driver::bench_feedback(MPI_COMM_WORLD, std::cout, line.steps > 0 ? line.steps : 3);
+      } else if (line.bench == "fof") {
+        kosmo::driver::bench_fof(MPI_COMM_WORLD, std::cout, line.steps > 0 ? line.steps : 3);
       } else if (line.bench == "io") {
         kosmo::driver::bench_io(MPI_COMM_WORLD, std::cout);
       } else {
