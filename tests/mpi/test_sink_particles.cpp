@@ -1,0 +1,172 @@
+// Sink particles (sinks/sink_module.hpp, docs/galaxy.md "Sink particles"), 3-D, on 1..P ranks:
+//  * Bondi accretion onto a sink at rest in a uniform isothermal medium: once steady, the mass the
+//    sink gains per unit time matches the analytic Bondi rate 4 pi rho_inf (G M)^2 / c_inf^3 within
+//    10 % in two successive windows, and the same fraction of it in both (steady), the zone's extrapolated rate equals
+//    the one the sink reports, and gas + sink keep the box's mass and momentum to round-off;
+//  * the sink (mass, position, velocity, accreted mass) is bit-identical to that of the same run on
+//    one rank, whatever the rank count;
+//  * the sink's mass enters the Poisson source by cloud in cell: the source density summed over the
+//    owned cells of the level times the cell volume is the sink's mass.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/parameters.hpp"
+#include "distributed_test_support.hpp"
+#include "driver/simulation.hpp"
+#include "driver/simulation_start.hpp"
+#include "sinks/sink_module.hpp"
+
+using namespace kosmo;
+using test::world_rank;
+
+namespace {
+
+using Sim = driver::Simulation<3>;
+using Module = sinks::SinkModule<3>;
+constexpr double pi = 3.14159265358979323846;
+
+// Uniform gas of density 1 at rest in a periodic unit box of 16^3 cells, isothermal with c^2 =
+// P / rho = 1 in code units: T/mu = scale_T2 = m_H / k_B (code velocity 1 cm/s) = 1.2027e-8 K.
+// Accretion radius ir_cloud dx / 2 = 2 dx = 0.125.
+std::string uniform_isothermal_box() {
+  return "&RUN_PARAMS\nhydro=.true.\nsink=.true.\nndim=3\n/\n&AMR_PARAMS\nlevelmin=4\nlevelmax=4\n/\n"
+         "&INIT_PARAMS\nnregion=1\nregion_type(1)='square'\nx_center=0.5\ny_center=0.5\nz_center=0.5\n"
+         "length_x=10.0\nlength_y=10.0\nlength_z=10.0\nexp_region=10.0\nd_region=1.0\np_region=1.0\n/\n"
+         "&HYDRO_PARAMS\ngamma=1.6666667\ncourant_factor=0.8\n/\n"
+         "&COOLING_PARAMS\nbarotropic_eos=.true.\nbarotropic_eos_form='isothermal'\nt_eos=1.20272e-8\nmu_gas=1.0\n/\n"
+         "&SINK_PARAMS\naccretion_scheme='bondi'\nir_cloud=4\n/\n";
+}
+
+struct SinkState {
+  std::vector<double> values;  // mass, x, y, z, vx, vy, vz, accreted mass, accretion rate
+};
+
+SinkState sink_state(const Sim& sim) {
+  const Module* module = sim.find_module<Module>();
+  const auto& set = module->sinks();
+  SinkState state;
+  state.values.push_back(set.mass()[0]);
+  for (int d = 0; d < 3; ++d) state.values.push_back(set.position(d)[0]);
+  for (int d = 0; d < 3; ++d) state.values.push_back(set.velocity(d)[0]);
+  state.values.push_back(set.values<double>("accreted_mass")[0]);
+  state.values.push_back(set.values<double>("accretion_rate")[0]);
+  return state;
+}
+
+struct BondiRun {
+  double c_squared = 0.0;     // P / rho of the initial gas
+  double rate_early = 0.0;    // measured dM/dt over [t1, t2]
+  double rate_late = 0.0;     // over [t2, t3]
+  double mass_mid = 0.0;      // sink mass at t2
+  double mass_end = 0.0;
+  double reported = 0.0;      // the sink's accretion_rate attribute at the end
+  std::vector<double> totals_start, totals_end;
+  SinkState final_state;
+};
+
+constexpr double kSinkMass = 0.00375;  // r_Bondi = G M / c^2 = 0.03 r_acc
+
+BondiRun run_bondi(MPI_Comm comm) {
+  const core::ParameterSet params = core::ParameterSet::from_text(uniform_isothermal_box(), "bondi.nml");
+  Sim sim(params, comm);
+  driver::prepare_start(sim, params, false);
+  sim.initialise();
+  Module* module = sim.find_module<Module>();
+  module->add_sink({0.5, 0.5, 0.5}, {0.0, 0.0, 0.0}, kSinkMass, sim.time());
+  BondiRun run;
+  {
+    const auto& tree = sim.tree();
+    const int density = tree.fields().find("density"), energy = tree.fields().find("total_energy");
+    // Pressure over density of the isothermal gas: (gamma - 1) e / rho, the same in every cell.
+    double local = 0.0;
+    if (!tree.octs_at_level(4).empty()) {
+      const core::CellIndex cell = Sim::Tree::cell_index(tree.octs_at_level(4).front(), 0);
+      local = (1.6666667 - 1.0) * tree.field(energy)[cell] / tree.field(density)[cell];
+    }
+    MPI_Allreduce(&local, &run.c_squared, 1, MPI_DOUBLE, MPI_MAX, comm);
+  }
+  run.totals_start = sim.totals();
+  // t1 = 0.4 (three sound-crossing times of the zone: the depletion around the sink is steady),
+  // t2 = 0.9, t3 = 1.4.
+  auto advance_to = [&](double t) {
+    while (sim.time() < t - 1e-12) sim.advance(std::min(sim.courant_time_step(), t - sim.time()));
+  };
+  advance_to(0.4);
+  const double m1 = module->sinks().mass()[0];
+  advance_to(0.9);
+  run.mass_mid = module->sinks().mass()[0];
+  advance_to(1.4);
+  run.mass_end = module->sinks().mass()[0];
+  run.rate_early = (run.mass_mid - m1) / 0.5;
+  run.rate_late = (run.mass_end - run.mass_mid) / 0.5;
+  run.reported = module->sinks().values<double>("accretion_rate")[0];
+  run.totals_end = sim.totals();
+  run.final_state = sink_state(sim);
+  return run;
+}
+
+// The run on every rank, done once for the tests below.
+const BondiRun& world_run() {
+  static const BondiRun run = run_bondi(MPI_COMM_WORLD);
+  return run;
+}
+
+TEST(SinkParticles, BondiAccretionInAUniformIsothermalMediumMatchesTheAnalyticRate) {
+  const BondiRun& run = world_run();
+  const double c = std::sqrt(run.c_squared);
+  // The analytic rate at the window's mid-point mass (the sink grows by ~1 % over the run).
+  auto analytic = [&](double mass) { return 4.0 * pi * 1.0 * mass * mass / (c * c * c); };
+  const double expected_early = analytic(0.5 * (kSinkMass + run.mass_mid));
+  const double expected_late = analytic(0.5 * (run.mass_mid + run.mass_end));
+  if (world_rank() == 0)
+    std::printf("Bondi, %d ranks: c^2 = %.6f, measured dM/dt = %.6e (t 0.4-0.9), %.6e (t 0.9-1.4), analytic %.6e, %.6e: "
+                "ratios %.4f, %.4f; reported rate %.6e; mass change %.2e, momentum %.2e %.2e %.2e\n",
+                test::world_size(), run.c_squared, run.rate_early, run.rate_late, expected_early, expected_late,
+                run.rate_early / expected_early, run.rate_late / expected_late, run.reported,
+                run.totals_end[0] - run.totals_start[0], run.totals_end[1], run.totals_end[2], run.totals_end[3]);
+  EXPECT_NEAR(run.c_squared, 1.0, 1e-4) << "the isothermal gas is set up with c^2 = 1";
+  EXPECT_NEAR(run.rate_early / expected_early, 1.0, 0.10);
+  EXPECT_NEAR(run.rate_late / expected_late, 1.0, 0.10);
+  // Steady: the same fraction of the analytic rate in both windows (the rate itself grows as M^2).
+  EXPECT_NEAR((run.rate_late / expected_late) / (run.rate_early / expected_early), 1.0, 0.03) << "steady accretion";
+  EXPECT_NEAR(run.reported / expected_late, 1.0, 0.10) << "the sink reports the rate it accretes at";
+  EXPECT_GT(run.mass_end - kSinkMass, 1e-4) << "the sink grew";
+  // Gas + sink: mass and momentum to round-off.
+  EXPECT_NEAR(run.totals_end[0], run.totals_start[0], 1e-14 * run.totals_start[0]);
+  for (int d = 1; d <= 3; ++d) EXPECT_NEAR(run.totals_end[static_cast<std::size_t>(d)], run.totals_start[static_cast<std::size_t>(d)], 1e-15);
+}
+
+TEST(SinkParticles, TheSinkIsTheSameOnAnyRankCount) {
+  const BondiRun& here = world_run();
+  if (world_rank() != 0) return;
+  const BondiRun alone = run_bondi(MPI_COMM_SELF);
+  ASSERT_EQ(here.final_state.values.size(), alone.final_state.values.size());
+  for (std::size_t k = 0; k < here.final_state.values.size(); ++k)
+    EXPECT_EQ(here.final_state.values[k], alone.final_state.values[k]) << "value " << k << " differs from the one-rank run";
+}
+
+TEST(SinkParticles, TheSinkMassEntersThePoissonSourceByCloudInCell) {
+  const core::ParameterSet params = core::ParameterSet::from_text(uniform_isothermal_box(), "bondi.nml");
+  Sim sim(params, MPI_COMM_WORLD);
+  driver::prepare_start(sim, params, false);
+  sim.initialise();
+  Module* module = sim.find_module<Module>();
+  module->add_sink({0.23, 0.61, 0.97}, {0.0, 0.0, 0.0}, 0.5, 0.0);  // a cloud across the periodic wall
+  const auto& tree = sim.tree();
+  std::vector<double> density(tree.oct_capacity() * Sim::Tree::cells_per_oct, 0.0);
+  module->add_source_density(4, density.data());
+  double mass = 0.0;
+  const double volume = std::pow(tree.cell_size(4), 3);
+  for (core::OctIndex o : tree.octs_at_level(4))
+    for (int c = 0; c < 8; ++c) mass += density[Sim::Tree::cell_index(o, c)] * volume;
+  MPI_Allreduce(MPI_IN_PLACE, &mass, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_NEAR(mass, 0.5, 1e-14);
+  EXPECT_EQ(module->total_mass(), 0.5);
+}
+
+}  // namespace
