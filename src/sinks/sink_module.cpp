@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "cosmology/cosmological_model.hpp"
+#include "sinks/sink_initial_file.hpp"
 #include "sinks/sink_merging.hpp"
 #include "star_formation/physical_units.hpp"
 
@@ -70,6 +71,24 @@ void SinkModule<D>::connect(const std::vector<core::PhysicsModule<D>*>& /*module
 }
 
 template <int D>
+void SinkModule<D>::begin_initial_state() {
+  if (!sinks_.empty()) return;
+  const auto initfile = params_.get_string_array("INIT_PARAMS", "initfile");
+  const std::string directory = initfile.size() >= static_cast<std::size_t>(levelmin_) ? initfile[static_cast<std::size_t>(levelmin_) - 1] : "";
+  const std::string path = initial_sink_file(directory);
+  if (path.empty()) return;
+  for (const InitialSink& initial : read_initial_sinks(path, tree_.geometry().boxlen)) {
+    Vector position{}, velocity{};
+    for (int d = 0; d < D; ++d) {
+      position[static_cast<std::size_t>(d)] = initial.position[static_cast<std::size_t>(d)];
+      velocity[static_cast<std::size_t>(d)] = initial.velocity[static_cast<std::size_t>(d)];
+    }
+    const std::size_t index = add_sink(position, velocity, initial.mass, 0.0);
+    sinks_.template values<double>(ids_.accreted_mass)[index] = initial.accreted_mass;
+  }
+}
+
+template <int D>
 void SinkModule<D>::update_forces(int level, std::optional<double> time) {
   if (time) level_start_[static_cast<std::size_t>(level)] = *time;
 }
@@ -108,13 +127,14 @@ std::size_t SinkModule<D>::add_sink(const Vector& position, const Vector& veloci
   return index;
 }
 
-// sink_refine (RAMSES flag_utils: the cells around a sink refined to its level): every cell of the
-// level within r_acc plus one cell (of the level) of a sink.
+// sink_refine (RAMSES flag_utils: the cells holding a sink's cloud refined): every cell of the level
+// that meets the sphere of radius r_acc around a sink (its centre within r_acc plus half its
+// diagonal).
 template <int D>
 void SinkModule<D>::flag_cells(int level, std::vector<std::uint8_t>& flags) {
   if (!refine_ || sinks_.empty() || level >= tree_.levelmax()) return;
   const double h = tree_.cell_size(level);
-  const double reach = accretion_radius() + h * std::sqrt(static_cast<double>(D));
+  const double reach = accretion_radius() + 0.5 * h * std::sqrt(static_cast<double>(D));
   const double boxlen = tree_.geometry().boxlen;
   for (std::size_t s = 0; s < sinks_.size(); ++s) {
     typename Tree::Coordinates low{}, high{};

@@ -23,8 +23,8 @@
 //    (sink_merging.hpp) of the sinks closer than r_merge dx_min.
 // Gravity: each sink's mass enters the Poisson source of every level by cloud in cell
 // (add_source_density), as a particle does (not RAMSES' cloud of radius ir_cloud).
-// Refinement: with sink_refine the cells within r_acc plus one cell of a sink are refined to
-// levelmax.
+// Refinement: with sink_refine the cells that meet the sphere of radius r_acc around a sink are
+// refined, down to levelmax.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -56,6 +56,8 @@ class SinkModule final : public core::PhysicsModule<D> {
   std::string name() const override { return "sinks"; }
   void connect(const std::vector<core::PhysicsModule<D>*>& modules) override;
   void set_cosmology(const cosmology::CosmologicalModel* model) override { cosmology_ = model; }
+  // The initial sinks of RAMSES' ic_sink file (sink_initial_file.hpp), if there is one.
+  void begin_initial_state() override;
   void flag_cells(int level, std::vector<std::uint8_t>& flags) override;
   void update_forces(int level, std::optional<double> time) override;
   // Accretion. Collective.

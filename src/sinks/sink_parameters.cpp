@@ -66,7 +66,7 @@ void declare_parameters(core::SchemaBuilder& schema) {
   });
   schema.add({
       logical_key("REFINE_PARAMS", "sink_refine", false,
-                  "refine to levelmax every cell within the accretion radius (plus a cell) of a sink"),
+                  "refine to levelmax every cell that meets the accretion sphere (radius ir_cloud dx_min / 2) of a sink"),
   });
   schema.add_check(&check_sinks);
 }

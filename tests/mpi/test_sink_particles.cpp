@@ -6,7 +6,10 @@
 //  * the sink (mass, position, velocity, accreted mass) is bit-identical to that of the same run on
 //    one rank, whatever the rank count;
 //  * the sink's mass enters the Poisson source by cloud in cell: the source density summed over the
-//    owned cells of the level times the cell volume is the sink's mass.
+//    owned cells of the level times the cell volume is the sink's mass;
+//  * a binary closer than r_merge dx_min merges in the run's step into one sink with the pair's mass
+//    and momentum, at its centre of mass, and gas + sinks keep their totals;
+//  * sink_refine refines the cells around a sink to levelmax, and only there.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -167,6 +170,81 @@ TEST(SinkParticles, TheSinkMassEntersThePoissonSourceByCloudInCell) {
   MPI_Allreduce(MPI_IN_PLACE, &mass, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   EXPECT_NEAR(mass, 0.5, 1e-14);
   EXPECT_EQ(module->total_mass(), 0.5);
+}
+
+std::string box_with(const std::string& amr, const std::string& sink_params, const std::string& refine = "") {
+  std::string text = uniform_isothermal_box();
+  text.replace(text.find("&AMR_PARAMS\nlevelmin=4\nlevelmax=4\n/\n"), 35, amr);
+  text.replace(text.find("&SINK_PARAMS\naccretion_scheme='bondi'\nir_cloud=4\n/\n"), 51, sink_params);
+  return text + refine;
+}
+
+TEST(SinkParticles, ABinaryCloserThanRMergeMergesInTheStep) {
+  const std::string text = box_with("&AMR_PARAMS\nlevelmin=4\nlevelmax=4\n/\n", "&SINK_PARAMS\naccretion_scheme='none'\nr_merge=2.0\n/\n");
+  const core::ParameterSet params = core::ParameterSet::from_text(text, "binary.nml");
+  Sim sim(params, MPI_COMM_WORLD);
+  driver::prepare_start(sim, params, false);
+  sim.initialise();
+  Module* module = sim.find_module<Module>();
+  const double dx = sim.tree().cell_size(4);
+  EXPECT_EQ(module->merging_length(), 2.0 * dx);
+  module->add_sink({0.5, 0.5, 0.5}, {0.01, 0.02, 0.0}, 0.2, 0.0);
+  module->add_sink({0.5 + 1.2 * dx, 0.5, 0.5}, {-0.03, 0.0, 0.04}, 0.1, 0.0);
+  module->add_sink({0.1, 0.2, 0.3}, {0.0, 0.0, 0.0}, 0.05, 0.0);  // alone
+  const std::vector<double> before = sim.totals();
+  sim.advance(0.5 * sim.courant_time_step());
+  const auto& set = module->sinks();
+  ASSERT_EQ(set.size(), 2u);
+  EXPECT_EQ(set.mass()[0], 0.2 + 0.1);
+  EXPECT_EQ(set.id()[0], 1);
+  EXPECT_EQ(set.mass()[1], 0.05);
+  EXPECT_NEAR(set.mass()[0] * set.velocity(0)[0], 0.2 * 0.01 + 0.1 * -0.03, 1e-17);
+  EXPECT_NEAR(set.mass()[0] * set.velocity(1)[0], 0.2 * 0.02, 1e-17);
+  EXPECT_NEAR(set.mass()[0] * set.velocity(2)[0], 0.1 * 0.04, 1e-17);
+  const std::vector<double> after = sim.totals();
+  for (std::size_t k = 0; k < 4; ++k) EXPECT_NEAR(after[k], before[k], 1e-15) << "total " << k;
+}
+
+TEST(SinkParticles, SinkRefineRefinesAroundTheSinkToLevelmax) {
+  const std::string text = box_with("&AMR_PARAMS\nlevelmin=3\nlevelmax=5\n/\n", "&SINK_PARAMS\naccretion_scheme='bondi'\n/\n",
+                                    "&REFINE_PARAMS\nsink_refine=.true.\n/\n");
+  const core::ParameterSet params = core::ParameterSet::from_text(text, "refine.nml");
+  Sim sim(params, MPI_COMM_WORLD);
+  driver::prepare_start(sim, params, false);
+  sim.find_module<Module>()->add_sink({0.3, 0.6, 0.45}, {0.0, 0.0, 0.0}, 1e-3, 0.0);
+  sim.initialise();
+  const auto& tree = sim.tree();
+  const double radius = sim.find_module<Module>()->accretion_radius();
+  const std::array<double, 3> sink{0.3, 0.6, 0.45};
+  long long near_levelmax = 0;
+  double farthest_levelmax = 0.0, farthest_level4 = 0.0;
+  for (int level = 3; level <= 5; ++level)
+    for (core::OctIndex o : tree.octs_at_level(level))
+      for (int c = 0; c < 8; ++c) {
+        const core::CellIndex cell = Sim::Tree::cell_index(o, c);
+        if (!tree.is_leaf(cell)) continue;
+        const auto x = tree.cell_centre(cell);
+        double r2 = 0.0;
+        for (int d = 0; d < 3; ++d) {
+          const double dx = x[static_cast<std::size_t>(d)] - sink[static_cast<std::size_t>(d)];
+          r2 += (dx - std::round(dx)) * (dx - std::round(dx));  // nearest image in the unit box
+        }
+        if (std::sqrt(r2) <= radius) near_levelmax += level == 5 ? 1 : -1000000;
+        if (level == 5) farthest_levelmax = std::max(farthest_levelmax, std::sqrt(r2));
+        if (level == 4) farthest_level4 = std::max(farthest_level4, std::sqrt(r2));
+      }
+  MPI_Allreduce(MPI_IN_PLACE, &near_levelmax, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &farthest_levelmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &farthest_level4, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_GT(near_levelmax, 8) << "every leaf within the accretion radius is at levelmax";
+  if (world_rank() == 0)
+    std::printf("sink_refine: leaves at levelmax out to %.3f, at level 4 out to %.3f from the sink (r_acc = %.4f)\n",
+                farthest_levelmax, farthest_level4, radius);
+  // Level-5 leaves: the level-4 cells meeting the sphere (centres within r_acc + 0.054) and the
+  // nexpand buffer of one level-4 cell (a diagonal of 0.108) hold them; level 4 follows from the
+  // level-3 cells that hold these plus their buffer. Farther, the uniform gas stays at levelmin.
+  EXPECT_LT(farthest_levelmax, radius + 0.054 + 0.108 + 0.03);
+  EXPECT_LT(farthest_level4, 0.7);
 }
 
 }  // namespace
