@@ -9,7 +9,8 @@
 //    owned cells of the level times the cell volume is the sink's mass;
 //  * a binary closer than r_merge dx_min merges in the run's step into one sink with the pair's mass
 //    and momentum, at its centre of mass, and gas + sinks keep their totals;
-//  * sink_refine refines the cells around a sink to levelmax, and only there.
+//  * sink_refine refines the cells around a sink to levelmax, and only there;
+//  * with self-gravity, a light sink near a heavy one is kicked towards it with about G M / r^2.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -245,6 +246,35 @@ TEST(SinkParticles, SinkRefineRefinesAroundTheSinkToLevelmax) {
   // level-3 cells that hold these plus their buffer. Farther, the uniform gas stays at levelmin.
   EXPECT_LT(farthest_levelmax, radius + 0.054 + 0.108 + 0.03);
   EXPECT_LT(farthest_level4, 0.7);
+}
+
+TEST(SinkParticles, ALightSinkFallsTowardsAHeavyOne) {
+  std::string text = box_with("&AMR_PARAMS\nlevelmin=4\nlevelmax=4\n/\n", "&SINK_PARAMS\naccretion_scheme='none'\n/\n");
+  text.replace(text.find("sink=.true.\n"), 12, "sink=.true.\npoisson=.true.\n");
+  // Light gas (rho = 1e-3) so that the sinks dominate the force.
+  text.replace(text.find("d_region=1.0"), 12, "d_region=1e-3");
+  const core::ParameterSet params = core::ParameterSet::from_text(text, "fall.nml");
+  Sim sim(params, MPI_COMM_WORLD);
+  driver::prepare_start(sim, params, false);
+  Module* module = sim.find_module<Module>();
+  const double heavy = 1.0, separation = 0.25;
+  module->add_sink({0.5, 0.5, 0.5}, {0.0, 0.0, 0.0}, heavy, 0.0);
+  module->add_sink({0.5 + separation, 0.5, 0.5}, {0.0, 0.0, 0.0}, 1e-6, 0.0);
+  sim.initialise();
+  const double dt = 1e-3;
+  sim.advance(dt);
+  const auto& set = module->sinks();
+  const double expected = heavy / (separation * separation) * dt;  // G = 1, the nearest image only
+  if (world_rank() == 0)
+    std::printf("fall: light sink v = %.4e %.2e %.2e, G M / r^2 dt = %.4e; heavy sink v = %.2e\n", set.velocity(0)[1],
+                set.velocity(1)[1], set.velocity(2)[1], expected, set.velocity(0)[0]);
+  EXPECT_LT(set.velocity(0)[1], 0.0) << "towards the heavy sink";
+  // The periodic images and the cloud-in-cell smoothing at 4 cells change the force by tens of per cent.
+  EXPECT_NEAR(-set.velocity(0)[1] / expected, 1.0, 0.4);
+  EXPECT_NEAR(set.velocity(1)[1], 0.0, 1e-3 * expected);
+  EXPECT_NEAR(set.velocity(2)[1], 0.0, 1e-3 * expected);
+  // The pair's momentum: the heavy sink takes the light one's opposite (the gas is uniform).
+  EXPECT_NEAR(heavy * set.velocity(0)[0] + 1e-6 * set.velocity(0)[1], 0.0, 0.02 * 1e-6 * expected);
 }
 
 }  // namespace
