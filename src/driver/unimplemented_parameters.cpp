@@ -156,7 +156,7 @@ void declare_keys_of_unimplemented_blocks(core::SchemaBuilder& schema) {
                             "momentum_feedback", "ir_feedback", "ir_eff", "t_diss", "mass_star_max", "mass_sne_min"});
   schema.add_unimplemented(
       "SINK_PARAMS", kSinks,
-      {"rho_sink", "ir_cloud_massive", "sink_soft", "mass_sink_direct_force", "check_energies",
+      {"ir_cloud_massive", "sink_soft", "mass_sink_direct_force", "check_energies",
        "mass_smbh_seed", "nlevelmax_sink", "acc_sink_boost", "mass_merger_vel_check",
        "clump_core", "verbose_agn", "t2_agn", "t2_min", "cone_opening", "mass_halo_agn", "mass_clump_agn",
        "mass_star_agn", "agn_fbk_frac_ener", "agn_fbk_frac_mom", "t2_max", "v_max", "boost_threshold_density",

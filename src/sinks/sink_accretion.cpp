@@ -101,15 +101,30 @@ std::vector<double> SinkModule<D>::accretion_rates(const std::vector<double>& zo
 template <int D>
 void SinkModule<D>::accrete(int level, double dt, double time) {
   const std::vector<ZoneCell> zone = zone_cells();
+  seed_new_sinks(level, time, zone);  // collective
+  if (scheme_ == AccretionScheme::none) return;
   const std::size_t width = D + 3;
   std::vector<double> zone_sums, rates;
   if (scheme_ == AccretionScheme::bondi) {
     zone_sums = zone_averages(zone);  // collective
     rates = accretion_rates(zone_sums, time);
   }
-  double threshold = d_sink_;
-  if (scheme_ == AccretionScheme::threshold && !(threshold > 0.0))
-    threshold = n_sink_ / star_formation::physical_units(params_, cosmology_, time).hydrogen_number_density;
+  const double threshold = scheme_ == AccretionScheme::threshold ? density_threshold(time) : 0.0;
+  const double h = tree_.cell_size(level);
+  double volume = 1.0;
+  for (int d = 0; d < D; ++d) volume *= h;
+  const double* rho = tree_.field(density_);
+  const std::vector<double> taken = take_gas(level, zone, [&](const ZoneCell& zc) {
+    if (scheme_ == AccretionScheme::bondi) return rates[zc.sink] * dt * volume / zone_sums[zc.sink * width];
+    return c_acc_ * (rho[zc.cell] - threshold) * volume;
+  });  // collective
+  const auto rate = sinks_.template values<double>(ids_.accretion_rate);
+  for (std::size_t s = 0; s < sinks_.size(); ++s) rate[s] = scheme_ == AccretionScheme::bondi ? rates[s] : taken[s] / dt;
+}
+
+template <int D>
+std::vector<double> SinkModule<D>::take_gas(int level, const std::vector<ZoneCell>& zone,
+                                            const std::function<double(const ZoneCell&)>& amount) {
   const double h = tree_.cell_size(level);
   double volume = 1.0;
   for (int d = 0; d < D; ++d) volume *= h;
@@ -118,12 +133,7 @@ void SinkModule<D>::accrete(int level, double dt, double time) {
   std::array<double, 1 + 2 * D> values{};
   for (const ZoneCell& zc : zone) {
     if (zc.level != level) continue;
-    const double gas = rho[zc.cell] * volume;
-    double taken = 0.0;
-    if (scheme_ == AccretionScheme::bondi)
-      taken = std::min(rates[zc.sink] * dt * volume / zone_sums[zc.sink * width], c_acc_ * gas);
-    else
-      taken = c_acc_ * (rho[zc.cell] - threshold) * volume;
+    const double taken = std::min(amount(zc), c_acc_ * rho[zc.cell] * volume);
     if (!(taken > 0.0)) continue;
     // The cell keeps its velocity, specific energy and scalar fractions.
     const double left = rho[zc.cell] - taken / volume;
@@ -144,10 +154,10 @@ void SinkModule<D>::accrete(int level, double dt, double time) {
   const std::vector<double> sums = gains.sum(sinks_.size(), mesh_.comm(), mesh_.distributed());  // collective
   const double boxlen = tree_.geometry().boxlen;
   const auto accreted = sinks_.template values<double>(ids_.accreted_mass);
-  const auto rate = sinks_.template values<double>(ids_.accretion_rate);
+  std::vector<double> taken(sinks_.size(), 0.0);
   for (std::size_t s = 0; s < sinks_.size(); ++s) {
     const double* gain = &sums[s * (1 + 2 * D)];
-    rate[s] = scheme_ == AccretionScheme::bondi ? rates[s] : gain[0] / dt;
+    taken[s] = gain[0];
     if (!(gain[0] > 0.0)) continue;
     const double mass = sinks_.mass()[s] + gain[0];
     for (int d = 0; d < D; ++d) {
@@ -160,19 +170,23 @@ void SinkModule<D>::accrete(int level, double dt, double time) {
     sinks_.mass()[s] = mass;
     accreted[s] += gain[0];
   }
+  return taken;
 }
 
 template std::vector<SinkModule<1>::ZoneCell> SinkModule<1>::zone_cells() const;
 template std::vector<double> SinkModule<1>::zone_averages(const std::vector<ZoneCell>&) const;
 template std::vector<double> SinkModule<1>::accretion_rates(const std::vector<double>&, double) const;
 template void SinkModule<1>::accrete(int, double, double);
+template std::vector<double> SinkModule<1>::take_gas(int, const std::vector<ZoneCell>&, const std::function<double(const ZoneCell&)>&);
 template std::vector<SinkModule<2>::ZoneCell> SinkModule<2>::zone_cells() const;
 template std::vector<double> SinkModule<2>::zone_averages(const std::vector<ZoneCell>&) const;
 template std::vector<double> SinkModule<2>::accretion_rates(const std::vector<double>&, double) const;
 template void SinkModule<2>::accrete(int, double, double);
+template std::vector<double> SinkModule<2>::take_gas(int, const std::vector<ZoneCell>&, const std::function<double(const ZoneCell&)>&);
 template std::vector<SinkModule<3>::ZoneCell> SinkModule<3>::zone_cells() const;
 template std::vector<double> SinkModule<3>::zone_averages(const std::vector<ZoneCell>&) const;
 template std::vector<double> SinkModule<3>::accretion_rates(const std::vector<double>&, double) const;
 template void SinkModule<3>::accrete(int, double, double);
+template std::vector<double> SinkModule<3>::take_gas(int, const std::vector<ZoneCell>&, const std::function<double(const ZoneCell&)>&);
 
 }  // namespace kosmo::sinks

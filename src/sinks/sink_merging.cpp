@@ -62,7 +62,7 @@ std::size_t merge_sinks(particles::ParticleSet<D>& sinks, const SinkAttributeIds
   }
   for (std::size_t head = 0; head < n; ++head) {
     // Heads of groups of two or more (a lone sink keeps its values bit for bit).
-    if (members[head] < 2) continue;
+    if (members[head] < 2 || !(group_mass[head] > 0.0)) continue;
     mass[head] = group_mass[head];
     for (int d = 0; d < D; ++d) {
       sinks.velocity(d)[head] = momentum[head][static_cast<std::size_t>(d)] / group_mass[head];

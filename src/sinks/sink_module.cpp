@@ -41,6 +41,9 @@ SinkModule<D>::SinkModule(const core::ParameterSet& params, Tree& tree, parallel
   merging_timescale_years_ = params.get_real("SINK_PARAMS", "merging_timescale");
   n_sink_ = params.get_real("SINK_PARAMS", "n_sink");
   d_sink_ = params.get_real("SINK_PARAMS", "d_sink");
+  rho_sink_ = params.get_real("SINK_PARAMS", "rho_sink");
+  create_ = params.get_bool("SINK_PARAMS", "create_sinks");
+  mass_sink_seed_ = params.get_real("SINK_PARAMS", "mass_sink_seed");
   nsinkmax_ = std::max(params.get_int("SINK_PARAMS", "nsinkmax"), params.get_int("AMR_PARAMS", "nsinkmax"));
   gamma_ = params.get_real("HYDRO_PARAMS", "gamma");
   smallc_ = params.get_real("HYDRO_PARAMS", "smallc");
@@ -101,6 +104,15 @@ double SinkModule<D>::accretion_radius() const {
 template <int D>
 double SinkModule<D>::merging_length() const {
   return r_merge_ * tree_.cell_size(tree_.levelmax());
+}
+
+// RAMSES read_sink_params: d_sink in code units, or rho_sink in g/cm^3, or n_sink in H/cm^3.
+template <int D>
+double SinkModule<D>::density_threshold(double time) const {
+  if (d_sink_ > 0.0) return d_sink_;
+  const star_formation::PhysicalUnits units = star_formation::physical_units(params_, cosmology_, time);
+  if (rho_sink_ > 0.0) return rho_sink_ / units.density;
+  return n_sink_ / units.hydrogen_number_density;
 }
 
 template <int D>
@@ -167,7 +179,7 @@ void SinkModule<D>::flag_cells(int level, std::vector<std::uint8_t>& flags) {
 
 template <int D>
 void SinkModule<D>::source_terms(int level, double dt) {
-  if (scheme_ == AccretionScheme::none || sinks_.empty()) return;
+  if ((scheme_ == AccretionScheme::none && !create_) || sinks_.empty()) return;
   const auto start = Clock::now();
   accrete(level, dt, level_start_[static_cast<std::size_t>(level)] + dt);  // collective
   timers_.add("sinks - accretion", start);
@@ -175,11 +187,14 @@ void SinkModule<D>::source_terms(int level, double dt) {
 
 template <int D>
 void SinkModule<D>::end_level_step(int level, double dt) {
-  if (level != levelmin_ || sinks_.empty()) return;
   const auto start = Clock::now();
-  kick_and_drift(dt);  // collective
-  merge(level_start_[static_cast<std::size_t>(level)] + dt);
-  timers_.add("sinks - motion and merging", start);
+  const double time = level_start_[static_cast<std::size_t>(level)] + dt;
+  if (create_ && level == tree_.levelmax()) create_sinks(level, time);  // collective
+  if (level == levelmin_ && !sinks_.empty()) {
+    kick_and_drift(dt);  // collective
+    merge(time);
+  }
+  timers_.add("sinks - creation, motion and merging", start);
 }
 
 template <int D>

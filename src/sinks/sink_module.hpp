@@ -18,6 +18,8 @@
 //    positive. A cell keeps its velocity, specific energy and scalar fractions (RAMSES); the sink
 //    takes the mass, its momentum (the cell's velocity) and moves to the centre of mass of itself
 //    and the gas taken, so gas + sinks conserve mass and momentum to round-off.
+//  * end_level_step(levelmax, dt) with create_sinks: new sinks at the density peaks above the
+//    threshold (sink_creation.cpp), which take their seed mass at the next levelmax step;
 //  * end_level_step(levelmin, dt), once per coarse step: the kick with the gas + particle gravity
 //    interpolated (cloud in cell) at levelmin, v += g dt, then the drift x += v dt; then merging
 //    (sink_merging.hpp) of the sinks closer than r_merge dx_min.
@@ -27,6 +29,7 @@
 // refined, down to levelmax.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,6 +101,15 @@ class SinkModule final : public core::PhysicsModule<D> {
   // Per sink: the accretion rate (bondi) from the zone sums.
   std::vector<double> accretion_rates(const std::vector<double>& zone_sums, double time) const;
   void accrete(int level, double dt, double time);
+  // Takes amount(cell), at most c_acc of its gas, from each zone cell of the level and gives it, with
+  // its momentum, to the cell's sink (sink_accretion.cpp). Returns the mass each sink took. Collective.
+  std::vector<double> take_gas(int level, const std::vector<ZoneCell>& zone, const std::function<double(const ZoneCell&)>& amount);
+  // create_sinks (sink_creation.cpp): new sinks at the end of a levelmax step, their seed mass at
+  // the next one. Collective.
+  void create_sinks(int level, double time);
+  void seed_new_sinks(int level, double time, const std::vector<ZoneCell>& zone);
+  // The creation and threshold-accretion density in code units.
+  double density_threshold(double time) const;
   void kick_and_drift(double dt);
   std::uint64_t key_of(core::CellIndex cell) const { return static_cast<std::uint64_t>(tree_.key(Tree::oct_of(cell))); }
 
@@ -118,9 +130,9 @@ class SinkModule final : public core::PhysicsModule<D> {
   bool gravity_ = false;
   // Parameters.
   AccretionScheme scheme_ = AccretionScheme::none;
-  bool use_relative_velocity_ = true, eddington_limit_ = false, refine_ = false;
+  bool use_relative_velocity_ = true, eddington_limit_ = false, refine_ = false, create_ = false;
   double c_acc_ = 0.75, ir_cloud_ = 4.0, r_merge_ = 2.0, merging_timescale_years_ = -1.0;
-  double n_sink_ = -1.0, d_sink_ = -1.0, gamma_ = 1.4, smallc_ = 1e-10;
+  double n_sink_ = -1.0, d_sink_ = -1.0, rho_sink_ = -1.0, mass_sink_seed_ = 0.0, gamma_ = 1.4, smallc_ = 1e-10;
   long long nsinkmax_ = 2000;
 };
 

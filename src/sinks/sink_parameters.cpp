@@ -17,14 +17,18 @@ void check_sinks(const core::ParameterSet& p) {
   KOSMO_REQUIRE(!gas_needed || p.get_bool("RUN_PARAMS", "hydro"),
                 p.location_of("SINK_PARAMS", "accretion_scheme")
                     << "sink creation and accretion take gas: they need hydro=.true. in &RUN_PARAMS (RAMSES stops too)");
-  KOSMO_REQUIRE(!p.get_bool("SINK_PARAMS", "create_sinks"),
-                p.location_of("SINK_PARAMS", "create_sinks") << "create_sinks: not implemented yet: sink creation");
-  if (p.get_string("SINK_PARAMS", "accretion_scheme") == "threshold")
-    KOSMO_REQUIRE(p.get_real("SINK_PARAMS", "n_sink") > 0.0 || p.get_real("SINK_PARAMS", "d_sink") > 0.0,
-                  p.location_of("SINK_PARAMS", "accretion_scheme")
-                      << "accretion_scheme='threshold' accretes the gas above a density threshold: set n_sink (H/cm^3) or d_sink (code units)");
-  KOSMO_REQUIRE(!(p.get_real("SINK_PARAMS", "n_sink") > 0.0 && p.get_real("SINK_PARAMS", "d_sink") > 0.0),
-                p.location_of("SINK_PARAMS", "d_sink") << "use n_sink [H/cc] OR d_sink [code units], not both (RAMSES)");
+  const int thresholds = (p.get_real("SINK_PARAMS", "n_sink") > 0.0) + (p.get_real("SINK_PARAMS", "d_sink") > 0.0) +
+                         (p.get_real("SINK_PARAMS", "rho_sink") > 0.0);
+  KOSMO_REQUIRE(thresholds <= 1, p.location_of("SINK_PARAMS", "n_sink") << "use n_sink [H/cc] OR rho_sink [g/cc] OR d_sink [code units] (RAMSES)");
+  const bool create = p.get_bool("SINK_PARAMS", "create_sinks");
+  // RAMSES derives a threshold from T2_star when none is given; kosmo asks for one.
+  if (create || p.get_string("SINK_PARAMS", "accretion_scheme") == "threshold")
+    KOSMO_REQUIRE(thresholds == 1, p.location_of("SINK_PARAMS", create ? "create_sinks" : "accretion_scheme")
+                                       << "sink creation and threshold accretion need a density threshold: set n_sink (H/cm^3), "
+                                          "rho_sink (g/cm^3) or d_sink (code units)");
+  if (create)
+    KOSMO_REQUIRE(p.get_real("SINK_PARAMS", "mass_sink_seed") > 0.0,
+                  p.location_of("SINK_PARAMS", "mass_sink_seed") << "create_sinks=.true. needs the seed mass mass_sink_seed > 0 (solar masses; RAMSES stops too)");
 }
 
 }  // namespace
@@ -41,7 +45,7 @@ void declare_parameters(core::SchemaBuilder& schema) {
   schema.declare_block("SINK_PARAMS", "Sink particles (sink=.true. in &RUN_PARAMS; docs/galaxy.md \"Sink particles\").");
   schema.add({
       integer_key("SINK_PARAMS", "nsinkmax", 2000, at_least(1), "largest number of sinks the run may hold"),
-      real_key("SINK_PARAMS", "mass_sink_seed", 0.0, at_least(0.0), "mass of a new sink, in solar masses"),
+      real_key("SINK_PARAMS", "mass_sink_seed", 0.0, at_least(0.0), "mass a new sink takes from its zone, in solar masses"),
       string_key("SINK_PARAMS", "accretion_scheme", "none", {"none", "threshold", "bondi"},
                  "'none'; 'bondi': Bondi-Hoyle rate 4 pi rho_inf (G M)^2 / (c^2 + v_rel^2)^(3/2) from the gas of the "
                  "accretion zone; 'threshold': c_acc of the gas above d_sink in the zone each step; RAMSES' 'flux' is "
@@ -56,9 +60,13 @@ void declare_parameters(core::SchemaBuilder& schema) {
                "kosmo (RAMSES hard-codes 2): sinks closer than r_merge dx_min merge, friends-of-friends groups at once"),
       real_key("SINK_PARAMS", "merging_timescale", -1.0, any_value(),
                "years; > 0: only groups holding a sink younger than this merge (RAMSES: pairs with a young member)"),
-      real_key("SINK_PARAMS", "n_sink", -1.0, any_value(), "density threshold of threshold accretion in H/cm^3 (<= 0: unset)"),
+      real_key("SINK_PARAMS", "n_sink", -1.0, any_value(),
+               "density threshold of sink creation and threshold accretion in H/cm^3 (<= 0: unset)"),
+      real_key("SINK_PARAMS", "rho_sink", -1.0, any_value(), "the same threshold in g/cm^3 (<= 0: unset)"),
       real_key("SINK_PARAMS", "d_sink", -1.0, any_value(), "the same threshold in code units (<= 0: unset)"),
-      logical_key("SINK_PARAMS", "create_sinks", false, "form sinks from the gas (.true. is not implemented yet)"),
+      logical_key("SINK_PARAMS", "create_sinks", false,
+                  "form sinks at the density peaks of levelmax above the threshold, farther than 2 r_acc from any sink, "
+                  "with mass_sink_seed taken from their zone (kosmo's threshold criterion, not RAMSES' clump finder)"),
   });
   schema.add({
       integer_key("AMR_PARAMS", "nsinkmax", 2000, at_least(1),

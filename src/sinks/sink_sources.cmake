@@ -4,6 +4,7 @@ target_sources(kosmo_sinks PRIVATE
                ${CMAKE_CURRENT_LIST_DIR}/sink_accretion.cpp
                ${CMAKE_CURRENT_LIST_DIR}/sink_bondi.cpp
                ${CMAKE_CURRENT_LIST_DIR}/sink_cell_sums.cpp
+               ${CMAKE_CURRENT_LIST_DIR}/sink_creation.cpp
                ${CMAKE_CURRENT_LIST_DIR}/sink_initial_file.cpp
                ${CMAKE_CURRENT_LIST_DIR}/sink_merging.cpp
                ${CMAKE_CURRENT_LIST_DIR}/sink_module.cpp

@@ -10,7 +10,10 @@
 //  * a binary closer than r_merge dx_min merges in the run's step into one sink with the pair's mass
 //    and momentum, at its centre of mass, and gas + sinks keep their totals;
 //  * sink_refine refines the cells around a sink to levelmax, and only there;
-//  * with self-gravity, a light sink near a heavy one is kicked towards it with about G M / r^2.
+//  * with self-gravity, a light sink near a heavy one is kicked towards it with about G M / r^2;
+//  * threshold accretion takes c_acc of the gas above d_sink from each zone cell;
+//  * create_sinks makes one sink at the density peak above the threshold, which takes
+//    mass_sink_seed from its zone, the same on any rank count.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -275,6 +278,77 @@ TEST(SinkParticles, ALightSinkFallsTowardsAHeavyOne) {
   EXPECT_NEAR(set.velocity(2)[1], 0.0, 1e-3 * expected);
   // The pair's momentum: the heavy sink takes the light one's opposite (the gas is uniform).
   EXPECT_NEAR(heavy * set.velocity(0)[0] + 1e-6 * set.velocity(0)[1], 0.0, 0.02 * 1e-6 * expected);
+}
+
+TEST(SinkParticles, ThresholdAccretionTakesCAccOfTheGasAboveDSink) {
+  std::string text = box_with("&AMR_PARAMS\nlevelmin=4\nlevelmax=4\n/\n", "&SINK_PARAMS\naccretion_scheme='threshold'\nd_sink=2.0\nc_acc=0.75\n/\n");
+  text.replace(text.find("d_region=1.0"), 12, "d_region=3.0");
+  const core::ParameterSet params = core::ParameterSet::from_text(text, "threshold.nml");
+  Sim sim(params, MPI_COMM_WORLD);
+  driver::prepare_start(sim, params, false);
+  sim.initialise();
+  Module* module = sim.find_module<Module>();
+  module->add_sink({0.5, 0.5, 0.5}, {0.0, 0.0, 0.0}, 0.1, 0.0);
+  const std::vector<double> before = sim.totals();
+  sim.advance(0.2 * sim.courant_time_step());
+  // The zone of a sink at a cell corner: the 32 cells whose centre is within 2 dx.
+  const double volume = std::pow(sim.tree().cell_size(4), 3);
+  const double gained = module->sinks().mass()[0] - 0.1;
+  if (world_rank() == 0) std::printf("threshold: gained %.10e, 0.75 (3 - 2) 32 dx^3 = %.10e\n", gained, 0.75 * 32.0 * volume);
+  EXPECT_NEAR(gained, 0.75 * 1.0 * 32.0 * volume, 1e-14);
+  EXPECT_NEAR(sim.totals()[0], before[0], 1e-14);
+}
+
+// A peak of density 6 (a sphere of radius 0.04 around a cell centre) on a bump of 3 (radius 0.15)
+// in gas of density 1, threshold d_sink = 2; one solar mass per code mass.
+std::string peaked_box() {
+  std::string text = box_with("&AMR_PARAMS\nlevelmin=4\nlevelmax=4\n/\n",
+                              "&SINK_PARAMS\ncreate_sinks=.true.\nd_sink=2.0\nmass_sink_seed=0.01\n/\n"
+                              "&UNITS_PARAMS\nunits_density=1.9891e33\n/\n");
+  const std::string one = "nregion=1\nregion_type(1)='square'\nx_center=0.5\ny_center=0.5\nz_center=0.5\n"
+                          "length_x=10.0\nlength_y=10.0\nlength_z=10.0\nexp_region=10.0\nd_region=1.0\np_region=1.0\n";
+  const std::string three = "nregion=3\nregion_type=3*'square'\nx_center=0.5,0.53125,0.53125\ny_center=0.5,0.46875,0.46875\n"
+                            "z_center=0.5,0.59375,0.59375\nlength_x=10.0,0.3,0.08\nlength_y=10.0,0.3,0.08\nlength_z=10.0,0.3,0.08\n"
+                            "exp_region=10.0,2.0,2.0\nd_region=1.0,3.0,6.0\np_region=1.0,3.0,6.0\n";
+  text.replace(text.find(one), one.size(), three);
+  return text;
+}
+
+std::vector<double> run_creation(MPI_Comm comm, double& mass_change) {
+  const core::ParameterSet params = core::ParameterSet::from_text(peaked_box(), "create.nml");
+  Sim sim(params, comm);
+  driver::prepare_start(sim, params, false);
+  sim.initialise();
+  const std::vector<double> before = sim.totals();
+  for (int step = 0; step < 3; ++step) sim.advance(0.5 * sim.courant_time_step());
+  mass_change = sim.totals()[0] - before[0];
+  const auto& set = sim.find_module<Module>()->sinks();
+  std::vector<double> values;
+  for (std::size_t s = 0; s < set.size(); ++s) {
+    values.insert(values.end(), {set.mass()[s], static_cast<double>(set.id()[s])});
+    for (int d = 0; d < 3; ++d) values.insert(values.end(), {set.position(d)[s], set.velocity(d)[s]});
+  }
+  return values;
+}
+
+TEST(SinkParticles, CreateSinksMakesOneSinkAtTheDensityPeak) {
+  double mass_change = 0.0;
+  const std::vector<double> sinks = run_creation(MPI_COMM_WORLD, mass_change);
+  ASSERT_EQ(sinks.size(), 8u) << "one sink";
+  if (world_rank() == 0)
+    std::printf("created: mass %.6e at %.5f %.5f %.5f, gas + sink mass change %.2e\n", sinks[0], sinks[2], sinks[4], sinks[6], mass_change);
+  EXPECT_NEAR(sinks[0], 0.01, 1e-15) << "mass_sink_seed, in code masses of one solar mass";
+  EXPECT_EQ(sinks[1], 1.0);
+  // At the peak cell's centre, moved towards the centre of mass of the gas it took (< dx / 2).
+  EXPECT_NEAR(sinks[2], 0.53125, 0.03);
+  EXPECT_NEAR(sinks[4], 0.46875, 0.03);
+  EXPECT_NEAR(sinks[6], 0.59375, 0.03);
+  EXPECT_NEAR(mass_change, 0.0, 1e-14);
+  if (world_rank() != 0) return;
+  double alone_change = 0.0;
+  const std::vector<double> alone = run_creation(MPI_COMM_SELF, alone_change);
+  ASSERT_EQ(alone.size(), sinks.size());
+  for (std::size_t k = 0; k < sinks.size(); ++k) EXPECT_EQ(sinks[k], alone[k]) << "value " << k << " differs from the one-rank run";
 }
 
 }  // namespace
