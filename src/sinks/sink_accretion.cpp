@@ -92,7 +92,7 @@ std::vector<double> SinkModule<D>::accretion_rates(const std::vector<double>& zo
     }
     const double sound_speed_squared = std::max((gamma_ - 1.0) * zone_sums[s * width + 2 + D] / mass, smallc_ * smallc_);
     const BondiRate bondi = bondi_rate(gravity, sinks_.mass()[s], mass / volume, sound_speed_squared,
-                                       use_relative_velocity_ ? relative_speed_squared : 0.0, accretion_radius());
+                                       use_relative_velocity_ ? relative_speed_squared : 0.0, bondi_radius_of_zone());
     rates[s] = eddington_limit_ ? std::min(bondi.rate, eddington_rate(sinks_.mass()[s], seconds)) : bondi.rate;
   }
   return rates;

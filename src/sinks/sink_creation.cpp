@@ -2,8 +2,8 @@
 // from the clumps of its clump finder, which kosmo does not have): at the end of each step of
 // levelmax, every leaf cell of levelmax whose density exceeds the threshold (d_sink, rho_sink /
 // scale_d or n_sink / scale_nH), is the densest of its 3^D neighbours (ties broken by Morton key and
-// child) and lies farther than 2 r_acc from every sink makes a sink at its centre with the gas
-// velocity and no mass; candidates closer than 2 r_acc to a denser one are dropped. At the next step
+// child) and lies farther than r_acc from every sink makes a sink at its centre with the gas
+// velocity and no mass; candidates closer than r_acc to a denser one are dropped. At the next step
 // of levelmax the new sink takes mass_sink_seed from the levelmax cells of its zone in proportion to
 // their volume (at most c_acc of each cell's gas), as RAMSES' grow_sink(on_creation), conserving
 // mass and momentum as accretion does.
@@ -22,7 +22,7 @@ template <int D>
 void SinkModule<D>::create_sinks(int level, double time) {
   if (!create_ || level != tree_.levelmax()) return;
   const double threshold = density_threshold(time);
-  const double exclusion = 2.0 * accretion_radius();
+  const double exclusion = accretion_radius();
   const double boxlen = tree_.geometry().boxlen;
   const auto& periodic = tree_.geometry().periodic;
   auto distance_squared = [&](const Vector& a, const Vector& b) {

@@ -98,7 +98,31 @@ void SinkModule<D>::update_forces(int level, std::optional<double> time) {
 
 template <int D>
 double SinkModule<D>::accretion_radius() const {
-  return ir_cloud_ * tree_.cell_size(tree_.levelmax()) / 2.0;
+  return ir_cloud_ * tree_.cell_size(tree_.levelmax());
+}
+
+// The lattice points of step dx_min / 2 within ir_cloud dx_min of the sink (RAMSES' cloud
+// particles), in lattice order.
+template <int D>
+const std::vector<typename SinkModule<D>::Vector>& SinkModule<D>::cloud_offsets() const {
+  if (!cloud_.empty()) return cloud_;
+  const double step = 0.5 * tree_.cell_size(tree_.levelmax());
+  const int reach = 2 * static_cast<int>(ir_cloud_);
+  std::array<int, D> i{};
+  i.fill(-reach);
+  while (true) {
+    Vector offset{};
+    double r2 = 0.0;
+    for (int d = 0; d < D; ++d) {
+      offset[static_cast<std::size_t>(d)] = i[static_cast<std::size_t>(d)] * step;
+      r2 += static_cast<double>(i[static_cast<std::size_t>(d)]) * static_cast<double>(i[static_cast<std::size_t>(d)]);
+    }
+    if (r2 <= static_cast<double>(reach) * static_cast<double>(reach)) cloud_.push_back(offset);
+    int d = 0;
+    while (d < D && ++i[static_cast<std::size_t>(d)] > reach) i[static_cast<std::size_t>(d++)] = -reach;
+    if (d == D) break;
+  }
+  return cloud_;
 }
 
 template <int D>
@@ -212,37 +236,29 @@ std::size_t SinkModule<D>::merge(double now) {
   return merge_sinks(sinks_, ids_, settings);
 }
 
-// The kick with the force at the sink (cloud in cell over the levelmin cells around it, computed by
-// the rank owning the levelmin cell that holds the sink; the others add zero, so the sum is exact),
-// then the drift.
+// The kick with the mean force over the sink's cloud (cloud in cell over the levelmin cells around
+// each cloud point, computed by the rank owning the levelmin cell that holds the sink; the others
+// add zero, so the sum is exact), then the drift.
 template <int D>
 void SinkModule<D>::kick_and_drift(double dt) {
   const std::size_t n = sinks_.size();
   std::vector<double> force(n * D, 0.0);
   if (gravity_) {
     const double h = tree_.cell_size(levelmin_);
+    const auto& cloud = cloud_offsets();
+    const double share = 1.0 / static_cast<double>(cloud.size());
     for (std::size_t s = 0; s < n; ++s) {
-      typename Tree::Coordinates holder{}, base{};
-      std::array<double, D> fraction{};
-      for (int d = 0; d < D; ++d) {
-        const double x = sinks_.position(d)[s] / h;
-        holder[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor(x));
-        base[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor(x - 0.5));
-        fraction[static_cast<std::size_t>(d)] = x - 0.5 - static_cast<double>(base[static_cast<std::size_t>(d)]);
-      }
+      typename Tree::Coordinates holder{};
+      for (int d = 0; d < D; ++d) holder[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor(sinks_.position(d)[s] / h));
       const core::CellIndex home = tree_.find_cell(levelmin_, holder);
       if (home == core::no_cell || tree_.role(Tree::oct_of(home)) != core::OctRole::owned) continue;
-      for (int corner = 0; corner < (1 << D); ++corner) {
-        typename Tree::Coordinates c = base;
-        double weight = 1.0;
-        for (int d = 0; d < D; ++d) {
-          const bool up = (corner >> d) & 1;
-          c[static_cast<std::size_t>(d)] += up ? 1 : 0;
-          weight *= up ? fraction[static_cast<std::size_t>(d)] : 1.0 - fraction[static_cast<std::size_t>(d)];
-        }
-        const core::CellIndex cell = tree_.find_cell(levelmin_, c);
-        if (cell == core::no_cell) continue;
-        for (int d = 0; d < D; ++d) force[s * D + static_cast<std::size_t>(d)] += weight * tree_.field(acceleration_[static_cast<std::size_t>(d)])[cell];
+      for (const Vector& offset : cloud) {
+        Vector x{};
+        for (int d = 0; d < D; ++d) x[static_cast<std::size_t>(d)] = sinks_.position(d)[s] + offset[static_cast<std::size_t>(d)];
+        for_each_cloud_cell(levelmin_, x, [&](core::CellIndex cell, double weight) {
+          for (int d = 0; d < D; ++d)
+            force[s * D + static_cast<std::size_t>(d)] += share * weight * tree_.field(acceleration_[static_cast<std::size_t>(d)])[cell];
+        });
       }
     }
     if (mesh_.distributed()) MPI_Allreduce(MPI_IN_PLACE, force.data(), static_cast<int>(force.size()), MPI_DOUBLE, MPI_SUM, mesh_.comm());
@@ -258,35 +274,55 @@ void SinkModule<D>::kick_and_drift(double dt) {
     }
 }
 
-// The sinks' cloud-in-cell density on the owned cells of the level, for every sink whose level-l
-// cell exists (owned or ghost here): the sinks in the level's octs, as RAMSES rho_fine deposits
-// the particles of the level's grids. Summed over the sinks in index order on every rank.
+// visit(cell, weight) for the 2^D cells of `level` of the cloud-in-cell kernel at x that exist here
+// (periodic axes wrapped by find_cell).
+template <int D>
+template <class Visit>
+void SinkModule<D>::for_each_cloud_cell(int level, const Vector& x, Visit&& visit) const {
+  const double h = tree_.cell_size(level);
+  typename Tree::Coordinates base{};
+  std::array<double, D> fraction{};
+  for (int d = 0; d < D; ++d) {
+    const double u = x[static_cast<std::size_t>(d)] / h - 0.5;
+    base[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor(u));
+    fraction[static_cast<std::size_t>(d)] = u - static_cast<double>(base[static_cast<std::size_t>(d)]);
+  }
+  for (int corner = 0; corner < (1 << D); ++corner) {
+    typename Tree::Coordinates c = base;
+    double weight = 1.0;
+    for (int d = 0; d < D; ++d) {
+      const bool up = (corner >> d) & 1;
+      c[static_cast<std::size_t>(d)] += up ? 1 : 0;
+      weight *= up ? fraction[static_cast<std::size_t>(d)] : 1.0 - fraction[static_cast<std::size_t>(d)];
+    }
+    const core::CellIndex cell = tree_.find_cell(level, c);
+    if (cell != core::no_cell) visit(cell, weight);
+  }
+}
+
+// The cloud points' cloud-in-cell density on the owned cells of the level, for every cloud point
+// whose level-l cell exists here (owned or ghost): the points in the level's octs, as RAMSES
+// rho_fine deposits the particles of the level's grids. Summed over the sinks and their clouds in
+// index order on every rank.
 template <int D>
 void SinkModule<D>::add_source_density(int level, double* density) {
   const double h = tree_.cell_size(level);
   double volume = 1.0;
   for (int d = 0; d < D; ++d) volume *= h;
+  const auto& cloud = cloud_offsets();
   for (std::size_t s = 0; s < sinks_.size(); ++s) {
-    typename Tree::Coordinates holder{}, base{};
-    std::array<double, D> fraction{};
-    for (int d = 0; d < D; ++d) {
-      const double x = sinks_.position(d)[s] / h;
-      holder[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor(x));
-      base[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor(x - 0.5));
-      fraction[static_cast<std::size_t>(d)] = x - 0.5 - static_cast<double>(base[static_cast<std::size_t>(d)]);
-    }
-    if (tree_.find_cell(level, holder) == core::no_cell) continue;
-    for (int corner = 0; corner < (1 << D); ++corner) {
-      typename Tree::Coordinates c = base;
-      double weight = 1.0;
+    const double point_mass = sinks_.mass()[s] / static_cast<double>(cloud.size());
+    for (const Vector& offset : cloud) {
+      Vector x{};
+      typename Tree::Coordinates holder{};
       for (int d = 0; d < D; ++d) {
-        const bool up = (corner >> d) & 1;
-        c[static_cast<std::size_t>(d)] += up ? 1 : 0;
-        weight *= up ? fraction[static_cast<std::size_t>(d)] : 1.0 - fraction[static_cast<std::size_t>(d)];
+        x[static_cast<std::size_t>(d)] = sinks_.position(d)[s] + offset[static_cast<std::size_t>(d)];
+        holder[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor(x[static_cast<std::size_t>(d)] / h));
       }
-      const core::CellIndex cell = tree_.find_cell(level, c);
-      if (cell == core::no_cell || tree_.role(Tree::oct_of(cell)) != core::OctRole::owned) continue;
-      density[cell] += sinks_.mass()[s] * weight / volume;
+      if (tree_.find_cell(level, holder) == core::no_cell) continue;
+      for_each_cloud_cell(level, x, [&](core::CellIndex cell, double weight) {
+        if (tree_.role(Tree::oct_of(cell)) == core::OctRole::owned) density[cell] += point_mass * weight / volume;
+      });
     }
   }
 }

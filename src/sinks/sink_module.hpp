@@ -10,7 +10,7 @@
 //
 // Each level step:
 //  * source_terms(level, dt), after the gas update: accretion (accretion_scheme). The zone of a
-//    sink is the set of leaf cells whose centre lies within r_acc = ir_cloud dx_min / 2 of it, plus
+//    sink is the set of leaf cells whose centre lies within r_acc = ir_cloud dx_min of it, plus
 //    the leaf cell holding it. 'bondi': the rate of sink_bondi.hpp from the zone's volume-averaged
 //    density, mass-weighted velocity and thermal energy (over every level), capped at Eddington
 //    with eddington_limit; each zone cell of the level gives Mdot dt V_cell / V_zone, at most c_acc
@@ -23,8 +23,9 @@
 //  * end_level_step(levelmin, dt), once per coarse step: the kick with the gas + particle gravity
 //    interpolated (cloud in cell) at levelmin, v += g dt, then the drift x += v dt; then merging
 //    (sink_merging.hpp) of the sinks closer than r_merge dx_min.
-// Gravity: each sink's mass enters the Poisson source of every level by cloud in cell
-// (add_source_density), as a particle does (not RAMSES' cloud of radius ir_cloud).
+// Gravity: each sink's mass is spread evenly over RAMSES' cloud, the points of a lattice of step
+// dx_min / 2 within r_acc, each of which enters the Poisson source of every level by cloud in cell
+// (add_source_density); the kick is the mean acceleration over the cloud.
 // Refinement: with sink_refine the cells that meet the sphere of radius r_acc around a sink are
 // refined, down to levelmax.
 #include <array>
@@ -78,8 +79,11 @@ class SinkModule final : public core::PhysicsModule<D> {
   std::size_t add_sink(const Vector& position, const Vector& velocity, double mass, double time);
   const particles::ParticleSet<D>& sinks() const { return sinks_; }
   const SinkAttributeIds& attribute_ids() const { return ids_; }
-  // The accretion radius ir_cloud dx_min / 2 and the merging length r_merge dx_min.
+  // The accretion radius ir_cloud dx_min (RAMSES' cloud radius rmax), the radius of the Bondi
+  // extrapolation ir_cloud dx_min / 2 (RAMSES compute_accretion_rate) and the merging length
+  // r_merge dx_min.
   double accretion_radius() const;
+  double bondi_radius_of_zone() const { return 0.5 * accretion_radius(); }
   double merging_length() const;
   // G in code units at code time tau (3 omega_m aexp / (8 pi) in a cosmological run, RAMSES factG).
   double gravity_constant(double tau) const;
@@ -111,6 +115,10 @@ class SinkModule final : public core::PhysicsModule<D> {
   // The creation and threshold-accretion density in code units.
   double density_threshold(double time) const;
   void kick_and_drift(double dt);
+  template <class Visit>
+  void for_each_cloud_cell(int level, const Vector& x, Visit&& visit) const;
+  // The cloud's offsets from the sink (RAMSES create_cloud_from_sink; computed once).
+  const std::vector<Vector>& cloud_offsets() const;
   std::uint64_t key_of(core::CellIndex cell) const { return static_cast<std::uint64_t>(tree_.key(Tree::oct_of(cell))); }
 
   Tree& tree_;
@@ -134,6 +142,7 @@ class SinkModule final : public core::PhysicsModule<D> {
   double c_acc_ = 0.75, ir_cloud_ = 4.0, r_merge_ = 2.0, merging_timescale_years_ = -1.0;
   double n_sink_ = -1.0, d_sink_ = -1.0, rho_sink_ = -1.0, mass_sink_seed_ = 0.0, gamma_ = 1.4, smallc_ = 1e-10;
   long long nsinkmax_ = 2000;
+  mutable std::vector<Vector> cloud_;
 };
 
 }  // namespace kosmo::sinks

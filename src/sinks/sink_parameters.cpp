@@ -58,7 +58,8 @@ void declare_parameters(core::SchemaBuilder& schema) {
       real_key("SINK_PARAMS", "c_acc", 0.75, above_up_to(0.0, 1.0),
                "fraction of the gas of a zone cell (threshold: above d_sink) that may be accreted in one step"),
       integer_key("SINK_PARAMS", "ir_cloud", 4, at_least(1),
-                  "accretion radius in cells of the finest level over 2: r_acc = ir_cloud dx_min / 2 (RAMSES' cloud radius)"),
+                  "radius of the sink's cloud and accretion zone in cells of the finest level: r_acc = ir_cloud dx_min (the "
+                  "Bondi extrapolation takes r_acc / 2, as RAMSES)"),
       real_key("SINK_PARAMS", "r_merge", 2.0, above(0.0),
                "kosmo (RAMSES hard-codes 2): sinks closer than r_merge dx_min merge, friends-of-friends groups at once"),
       real_key("SINK_PARAMS", "merging_timescale", -1.0, any_value(),
@@ -68,7 +69,7 @@ void declare_parameters(core::SchemaBuilder& schema) {
       real_key("SINK_PARAMS", "rho_sink", -1.0, any_value(), "the same threshold in g/cm^3 (<= 0: unset)"),
       real_key("SINK_PARAMS", "d_sink", -1.0, any_value(), "the same threshold in code units (<= 0: unset)"),
       logical_key("SINK_PARAMS", "create_sinks", false,
-                  "form sinks at the density peaks of levelmax above the threshold, farther than 2 r_acc from any sink, "
+                  "form sinks at the density peaks of levelmax above the threshold, farther than r_acc from any sink, "
                   "with mass_sink_seed taken from their zone (kosmo's threshold criterion, not RAMSES' clump finder)"),
   });
   schema.add({
@@ -77,7 +78,7 @@ void declare_parameters(core::SchemaBuilder& schema) {
   });
   schema.add({
       logical_key("REFINE_PARAMS", "sink_refine", false,
-                  "refine to levelmax every cell that meets the accretion sphere (radius ir_cloud dx_min / 2) of a sink"),
+                  "refine to levelmax every cell that meets the accretion sphere (radius ir_cloud dx_min) of a sink"),
   });
   schema.add_check(&check_sinks);
 }
