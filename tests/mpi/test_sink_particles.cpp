@@ -12,6 +12,7 @@
 //  * sink_refine refines the cells around a sink to levelmax, and only there;
 //  * with self-gravity, a light sink near a heavy one is kicked towards it with about G M / r^2;
 //  * threshold accretion takes c_acc of the gas above d_sink from each zone cell;
+//  * with eddington_limit the rate is the Eddington rate when that is the smaller;
 //  * create_sinks makes one sink at the density peak above the threshold, which takes
 //    mass_sink_seed from its zone, the same on any rank count.
 #include <gtest/gtest.h>
@@ -26,6 +27,7 @@
 #include "distributed_test_support.hpp"
 #include "driver/simulation.hpp"
 #include "driver/simulation_start.hpp"
+#include "sinks/sink_bondi.hpp"
 #include "sinks/sink_module.hpp"
 
 using namespace kosmo;
@@ -303,6 +305,22 @@ TEST(SinkParticles, ThresholdAccretionTakesCAccOfTheGasAboveDSink) {
     std::printf("threshold: gained %.10e, 0.75 (3 - 2) %d dx^3 = %.10e\n", gained, cells, 0.75 * cells * volume);
   EXPECT_NEAR(gained, 0.75 * 1.0 * cells * volume, 1e-14);
   EXPECT_NEAR(sim.totals()[0], before[0], 1e-14);
+}
+
+// Code units of 1 s: the Eddington rate of the sink, 7e-16 M per s, is far below its Bondi rate.
+TEST(SinkParticles, EddingtonLimitCapsTheBondiRate) {
+  const std::string text = box_with("&AMR_PARAMS\nlevelmin=4\nlevelmax=4\n/\n",
+                                    "&SINK_PARAMS\naccretion_scheme='bondi'\neddington_limit=.true.\n/\n");
+  const core::ParameterSet params = core::ParameterSet::from_text(text, "eddington.nml");
+  Sim sim(params, MPI_COMM_WORLD);
+  driver::prepare_start(sim, params, false);
+  sim.initialise();
+  Module* module = sim.find_module<Module>();
+  module->add_sink({0.5, 0.5, 0.5}, {0.0, 0.0, 0.0}, kSinkMass, 0.0);
+  sim.advance(0.5 * sim.courant_time_step());
+  const double rate = module->sinks().values<double>("accretion_rate")[0];
+  EXPECT_EQ(rate, sinks::eddington_rate(module->sinks().mass()[0], 1.0));
+  EXPECT_LT(rate, 1e-10 * 4.0 * pi * kSinkMass * kSinkMass);
 }
 
 // A peak of density 6 (a sphere of radius 0.04 around a cell centre) on a bump of 3 (radius 0.15)
