@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "core/error.hpp"
 #include "cosmology/cosmological_model.hpp"
@@ -46,6 +47,7 @@ SinkModule<D>::SinkModule(const core::ParameterSet& params, Tree& tree, parallel
   mass_sink_seed_ = params.get_real("SINK_PARAMS", "mass_sink_seed");
   nsinkmax_ = std::max(params.get_int("SINK_PARAMS", "nsinkmax"), params.get_int("AMR_PARAMS", "nsinkmax"));
   gamma_ = params.get_real("HYDRO_PARAMS", "gamma");
+  courant_factor_ = params.get_real("HYDRO_PARAMS", "courant_factor");
   smallc_ = params.get_real("HYDRO_PARAMS", "smallc");
   levelmin_ = static_cast<int>(params.get_int("AMR_PARAMS", "levelmin"));
   level_start_.assign(static_cast<std::size_t>(tree_.levelmax()) + 2, 0.0);
@@ -89,6 +91,18 @@ void SinkModule<D>::begin_initial_state() {
     const std::size_t index = add_sink(position, velocity, initial.mass, 0.0);
     sinks_.template values<double>(ids_.accreted_mass)[index] = initial.accreted_mass;
   }
+}
+
+template <int D>
+double SinkModule<D>::time_step_limit(int level) const {
+  double fastest = 0.0;
+  for (std::size_t s = 0; s < sinks_.size(); ++s) {
+    double v2 = 0.0;
+    for (int d = 0; d < D; ++d) v2 += sinks_.velocity(d)[s] * sinks_.velocity(d)[s];
+    fastest = std::max(fastest, std::sqrt(v2));
+  }
+  if (!(fastest > 0.0)) return std::numeric_limits<double>::max();
+  return courant_factor_ * tree_.cell_size(level) / fastest;
 }
 
 template <int D>

@@ -63,6 +63,9 @@ class SinkModule final : public core::PhysicsModule<D> {
   // The initial sinks of RAMSES' ic_sink file (sink_initial_file.hpp), if there is one.
   void begin_initial_state() override;
   void flag_cells(int level, std::vector<std::uint8_t>& flags) override;
+  // The sinks move once per coarse step: courant_factor h_level / max |v_sink| keeps that move
+  // below a levelmin cell (RAMSES limits the finest level's step by the sinks' speed).
+  double time_step_limit(int level) const override;
   void update_forces(int level, std::optional<double> time) override;
   // Accretion. Collective.
   void source_terms(int level, double dt) override;
@@ -139,7 +142,7 @@ class SinkModule final : public core::PhysicsModule<D> {
   // Parameters.
   AccretionScheme scheme_ = AccretionScheme::none;
   bool use_relative_velocity_ = true, eddington_limit_ = false, refine_ = false, create_ = false;
-  double c_acc_ = 0.75, ir_cloud_ = 4.0, r_merge_ = 2.0, merging_timescale_years_ = -1.0;
+  double courant_factor_ = 0.5, c_acc_ = 0.75, ir_cloud_ = 4.0, r_merge_ = 2.0, merging_timescale_years_ = -1.0;
   double n_sink_ = -1.0, d_sink_ = -1.0, rho_sink_ = -1.0, mass_sink_seed_ = 0.0, gamma_ = 1.4, smallc_ = 1e-10;
   long long nsinkmax_ = 2000;
   mutable std::vector<Vector> cloud_;

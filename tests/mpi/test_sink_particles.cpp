@@ -209,6 +209,9 @@ TEST(SinkParticles, ABinaryCloserThanRMergeMergesInTheStep) {
   EXPECT_NEAR(set.mass()[0] * set.velocity(2)[0], 0.1 * 0.04, 1e-17);
   const std::vector<double> after = sim.totals();
   for (std::size_t k = 0; k < 4; ++k) EXPECT_NEAR(after[k], before[k], 1e-15) << "total " << k;
+  // The sinks' speed limits the step: courant_factor dx / |v| of the fastest (the merged sink; the
+  // other is at rest).
+  EXPECT_NEAR(module->time_step_limit(4), 0.8 * dx / std::hypot(set.velocity(0)[0], set.velocity(1)[0], set.velocity(2)[0]), 1e-12);
 }
 
 TEST(SinkParticles, SinkRefineRefinesAroundTheSinkToLevelmax) {
