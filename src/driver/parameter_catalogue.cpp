@@ -20,6 +20,7 @@
 #include "io/output_parameters.hpp"
 #include "parallel/parallel_parameters.hpp"
 #include "particles/particle_parameters.hpp"
+#include "sinks/sink_parameters.hpp"
 #include "star_formation/star_formation_parameters.hpp"
 #include "tracers/tracer_parameters.hpp"
 
@@ -43,6 +44,7 @@ void declare_parameter_catalogue(SchemaBuilder& schema) {
   schema.declare_module("tracers", &tracers::declare_parameters);
   schema.declare_module("feedback", &feedback::declare_parameters);
   schema.declare_module("star_formation", &star_formation::declare_parameters);
+  schema.declare_module("sinks", &sinks::declare_parameters);
   schema.declare_module("cosmology", &cosmology::declare_parameters);
   schema.declare_module("driver", &driver::declare_unimplemented_parameters);
 }

@@ -18,7 +18,8 @@ namespace kosmo::driver {
 namespace {
 
 // Feature names, as the "not implemented yet" lines print them.
-constexpr const char* kSinks = "sink particles";
+constexpr const char* kSinks = "sink particles";  // the options beyond accretion and merging
+constexpr const char* kFluxAccretion = "flux accretion onto sinks";
 constexpr const char* kRadiativeTransfer = "radiative transfer (RAMSES-RT)";
 constexpr const char* kAton = "radiative transfer on GPUs (ATON)";
 constexpr const char* kStellar = "stellar objects";
@@ -56,7 +57,7 @@ constexpr const char* kHoldback = "refinement hold-back (cuRAMSES)";
 constexpr const char* kCuramsesOutputs = "cuRAMSES output layouts";
 
 void declare_features(core::SchemaBuilder& schema) {
-  schema.declare_feature(kSinks, "RUN_PARAMS", "sink");
+  schema.declare_feature(kSinks);
   schema.declare_feature(kRadiativeTransfer, "RUN_PARAMS", "rt");
   schema.declare_feature(kAton, "RUN_PARAMS", "aton");
   schema.declare_feature(kStellar, "RUN_PARAMS", "stellar");
@@ -69,7 +70,7 @@ void declare_features(core::SchemaBuilder& schema) {
   schema.declare_feature(kGrackle, "GRACKLE_PARAMS", "use_grackle");
   schema.declare_feature(kStarFormation);
   for (const char* feature :
-       {kChemistry, kMhd, kNonThermal, kPassiveScalars, kScalarRefinement,
+       {kFluxAccretion, kChemistry, kMhd, kNonThermal, kPassiveScalars, kScalarRefinement,
         kDiffusion, kStrictEquilibrium, kJeansRefinement, kMassCutRefinement, kNoInflow, kMultipleFiles, kGadget,
         kCollapse, kCicLevel, kStaticRuns, kScalarRemap, kRetiredPhysics, kPowerSpectrum, kCuramsesInitialConditions,
         kHoldback, kCuramsesOutputs, kPlmde, kAcoustic})
@@ -79,7 +80,6 @@ void declare_features(core::SchemaBuilder& schema) {
 void declare_blocks(core::SchemaBuilder& schema) {
   schema.declare_unimplemented_block("PHYSICS_PARAMS", "retired by RAMSES, which stops when it finds it",
                                      kRetiredPhysics);
-  schema.declare_unimplemented_block("SINK_PARAMS", "sink particles", kSinks);
   schema.declare_unimplemented_block("STELLAR_PARAMS", "stellar objects born in sinks", kStellar);
   schema.declare_unimplemented_block("CLUMPFIND_PARAMS", "clump finder", kClumps);
   schema.declare_unimplemented_block("UNBINDING_PARAMS", "unbinding of clump particles", kUnbinding);
@@ -96,7 +96,7 @@ void declare_blocks(core::SchemaBuilder& schema) {
 void declare_keys_of_implemented_blocks(core::SchemaBuilder& schema) {
   // The feature switches of &RUN_PARAMS: off (RAMSES' default) is never an obstacle.
   const std::pair<const char*, const char*> switches[] = {
-      {"sink", kSinks},           {"rt", kRadiativeTransfer}, {"aton", kAton},
+      {"rt", kRadiativeTransfer}, {"aton", kAton},
       {"stellar", kStellar},      {"clumpfind", kClumps},
       {"unbind", kUnbinding},     {"make_mergertree", kMergerTrees}, {"lightcone", kLightCones}};
   for (const auto& [name, feature] : switches) schema.add_unimplemented_inert_at("RUN_PARAMS", feature, name, false);
@@ -104,7 +104,7 @@ void declare_keys_of_implemented_blocks(core::SchemaBuilder& schema) {
     schema.add_unimplemented_inert_at("RUN_PARAMS", kStaticRuns, name, false);
   schema.add_unimplemented("RUN_PARAMS", kScalarRemap, {"remap_pscalar"});
   schema.add_unimplemented_inert_at("RUN_PARAMS", kPowerSpectrum, "dump_pk", false);
-  schema.add_unimplemented("AMR_PARAMS", kSinks, {"nsinkmax", "mem_weight_sink"});
+  schema.add_unimplemented("AMR_PARAMS", kSinks, {"mem_weight_sink"});
   schema.add_unimplemented_inert_at("AMR_PARAMS", kCollapse, "nlevel_collapse", 3LL);
   schema.add_unimplemented_inert_at("INIT_PARAMS", kMultipleFiles, "multiple", false);
   schema.add_unimplemented("INIT_PARAMS", kMhd, {"a_region", "b_region", "c_region", "b_ave"});
@@ -120,7 +120,6 @@ void declare_keys_of_implemented_blocks(core::SchemaBuilder& schema) {
   schema.add_unimplemented_inert_at("REFINE_PARAMS", kMassCutRefinement, "mass_cut_refine", -1.0);
   schema.add_unimplemented_inert_at("REFINE_PARAMS", kScalarRefinement, "ivar_refine", -1LL);
   schema.add_unimplemented_inert_at("REFINE_PARAMS", kScalarRefinement, "var_cut_refine", -1.0);
-  schema.add_unimplemented_inert_at("REFINE_PARAMS", kSinks, "sink_refine", false);
   schema.add_unimplemented("REFINE_PARAMS", kMhd,
                            {"err_grad_a", "err_grad_b", "err_grad_c", "err_grad_b2", "floor_a", "floor_b", "floor_c",
                             "floor_b2", "interpol_mag_type"});
@@ -141,6 +140,7 @@ void declare_unimplemented_values(core::SchemaBuilder& schema) {
   for (const char* mhd_solver : {"roe", "hlld", "upwind", "hydro"})
     schema.add_unimplemented_value("HYDRO_PARAMS", "riemann", std::string(mhd_solver), kMhd);
   schema.add_unimplemented_value("HYDRO_PARAMS", "scheme", std::string("induction"), kMhd);
+  schema.add_unimplemented_value("SINK_PARAMS", "accretion_scheme", std::string("flux"), kFluxAccretion);
 }
 
 void declare_keys_of_unimplemented_blocks(core::SchemaBuilder& schema) {
@@ -156,12 +156,11 @@ void declare_keys_of_unimplemented_blocks(core::SchemaBuilder& schema) {
                             "momentum_feedback", "ir_feedback", "ir_eff", "t_diss", "mass_star_max", "mass_sne_min"});
   schema.add_unimplemented(
       "SINK_PARAMS", kSinks,
-      {"n_sink", "rho_sink", "d_sink", "accretion_scheme", "merging_timescale", "ir_cloud_massive", "sink_soft",
-       "mass_sink_direct_force", "ir_cloud", "nsinkmax", "create_sinks", "check_energies", "mass_sink_seed",
-       "mass_smbh_seed", "c_acc", "nlevelmax_sink", "eddington_limit", "acc_sink_boost", "mass_merger_vel_check",
+      {"ir_cloud_massive", "sink_soft", "mass_sink_direct_force", "check_energies",
+       "mass_smbh_seed", "nlevelmax_sink", "acc_sink_boost", "mass_merger_vel_check",
        "clump_core", "verbose_agn", "t2_agn", "t2_min", "cone_opening", "mass_halo_agn", "mass_clump_agn",
        "mass_star_agn", "agn_fbk_frac_ener", "agn_fbk_frac_mom", "t2_max", "v_max", "boost_threshold_density",
-       "epsilon_kin", "agn_fbk_mode_switch_threshold", "kin_mass_loading", "bondi_use_vrel", "smbh", "agn",
+       "epsilon_kin", "agn_fbk_mode_switch_threshold", "kin_mass_loading", "smbh", "agn",
        "max_mass_nsc", "agn_acc_method", "agn_inj_method", "sink_descent", "gamma_grad_descent", "fudge_graddescent"});
   schema.add_unimplemented("STELLAR_PARAMS", kStellar,
                            {"nstellarmax", "stellar_msink_th", "sn_direct", "imf_index", "imf_low", "imf_high",

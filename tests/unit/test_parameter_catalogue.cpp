@@ -142,6 +142,7 @@ TEST(ParameterCatalogue, EachKeyIsDeclaredByItsModule) {
       {"SF_PARAMS.eps_star", "star_formation"}, {"FEEDBACK_PARAMS.t_sne", "star_formation"},
       {"FEEDBACK_PARAMS.rbubble", "feedback"}, {"FEEDBACK_PARAMS.sn_binning", "feedback"},
       {"COOLING_PARAMS.cooling", "cooling"},   {"COOLING_PARAMS.mu_gas", "hydro"},
+      {"RUN_PARAMS.sink", "sinks"},            {"SINK_PARAMS.accretion_scheme", "sinks"},
   };
   for (const auto& [key, module] : expected) EXPECT_EQ(module_of.at(key), module) << key;
   std::set<std::string> core_blocks;
@@ -151,7 +152,7 @@ TEST(ParameterCatalogue, EachKeyIsDeclaredByItsModule) {
   std::set<std::string> modules;
   for (const ParameterSpec& spec : parameter_schema()) modules.insert(spec.module);
   EXPECT_EQ(modules,
-            (std::set<std::string>{"cooling", "core", "cosmology", "driver", "feedback", "gravity", "hydro", "io", "parallel", "particles", "star_formation", "tracers"}));
+            (std::set<std::string>{"cooling", "core", "cosmology", "driver", "feedback", "gravity", "hydro", "io", "parallel", "particles", "sinks", "star_formation", "tracers"}));
 }
 
 TEST(ParameterCatalogue, DeclaringTheCatalogueTwiceIsRefused) {

@@ -463,13 +463,17 @@ TEST(ParameterErrors, KeyThatBelongsToAnUnimplementedBlock) {
 }
 
 TEST(ParameterErrors, UnimplementedRamsesKeyNamesItsFeature) {
-  expect_contains(load_error("&RUN_PARAMS\n sink=.true.\n/"),
-                  {"params.nml:2:", "&RUN_PARAMS: sink: not implemented yet: sink particles"});
+  expect_contains(load_error("&RUN_PARAMS\n rt=.true.\n/"),
+                  {"params.nml:2:", "&RUN_PARAMS: rt: not implemented yet: radiative transfer (RAMSES-RT)"});
+  expect_contains(load_error("&RUN_PARAMS\n hydro=.true.\n sink=.true.\n/\n&SINK_PARAMS\n agn=.true.\n/"),
+                  {"params.nml:6:", "&SINK_PARAMS: agn: not implemented yet: sink particles"});
+  expect_contains(load_error("&RUN_PARAMS\n hydro=.true.\n sink=.true.\n nrestart=3\n/"),
+                  {"params.nml:4:", "nrestart with sink=.true.: not implemented yet: restarts of runs with sinks"});
   expect_contains(load_error("&HYDRO_PARAMS\n  difmag=0.1\n/"),
                   {"params.nml:2:", "&HYDRO_PARAMS: difmag: not implemented yet: artificial diffusion (difmag)"});
   expect_contains(load_error("&INIT_PARAMS multiple=.true. /"), {"params.nml:1:", "multiple: not implemented yet"});
-  expect_contains(load_error("&RUN_PARAMS problem='refined_sphere' sink=.true. /\n&AMR_PARAMS nsinkmax=100 /"),
-                  {"params.nml:1:", "sink: not implemented yet: sink particles"});
+  expect_contains(load_error("&RUN_PARAMS problem='refined_sphere' rt=.true. /\n&AMR_PARAMS nsinkmax=100 /"),
+                  {"params.nml:1:", "rt: not implemented yet: radiative transfer"});
 }
 
 TEST(ParameterErrors, UnimplementedRamsesBlock) {
@@ -488,16 +492,16 @@ TEST(ParameterErrors, UnimplementedRamsesBlock) {
 // and the start-up line lists what was ignored.
 TEST(ParameterErrors, FeatureSwitchedOffIsNeverAnObstacle) {
   const ParameterSet p = load(
-      "&RUN_PARAMS problem='refined_sphere' sink=.false. rt=.false. ncontrol=10 /\n"
-      "&AMR_PARAMS nparttot=100 nsinkmax=10 /\n"
-      "&REFINE_PARAMS sink_refine=.true. jeans_refine=5*-1 /\n"
-      "&SINK_PARAMS nsinkmax=100, create_sinks=.true. /\n"
+      "&RUN_PARAMS problem='refined_sphere' rt=.false. clumpfind=.false. ncontrol=10 /\n"
+      "&AMR_PARAMS nparttot=100 /\n"
+      "&REFINE_PARAMS jeans_refine=5*-1 /\n"
+      "&CLUMPFIND_PARAMS relevance_threshold=2 /\n"
       "&COOLING_PARAMS cooling=.false. z_ave=0.1 metal=.false. /\n"
       "&MOVIE_PARAMS imovout=10 /\n");
   const std::string line = p.ignored_summary();
   for (const char* fragment :
-       {"&RUN_PARAMS ncontrol", "&RUN_PARAMS sink (off)", "&AMR_PARAMS nparttot", "&AMR_PARAMS nsinkmax (sink off)",
-        "&REFINE_PARAMS sink_refine (sink off)", "&REFINE_PARAMS jeans_refine (off)", "&SINK_PARAMS (sink off)",
+       {"&RUN_PARAMS ncontrol", "&RUN_PARAMS clumpfind (off)", "&AMR_PARAMS nparttot", "&REFINE_PARAMS jeans_refine (off)",
+        "&CLUMPFIND_PARAMS (clumpfind off)",
         "&MOVIE_PARAMS (movie off)"})
     EXPECT_NE(line.find(fragment), std::string::npos) << fragment << " missing from: " << line;
   EXPECT_EQ(line.find('\n'), std::string::npos);
