@@ -289,7 +289,8 @@ void log_energy_summary(const Simulation<D>& sim, MPI_Comm comm, int rank, const
 }  // namespace
 
 template <int D>
-void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log, const PatchLibrary* patch) {
+void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log, const PatchLibrary* patch,
+                    const std::vector<long long>& snapshot_steps) {
   using Clock = std::chrono::steady_clock;
   const auto run_start = Clock::now();
   int rank = 0;
@@ -325,7 +326,7 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   } else {
     output();
   }
-  JobControl job(params, comm, run_start);
+  JobControl job(params, comm, run_start, snapshot_steps);
   const std::vector<double> initial = sim.totals();
   const double initial_energy = initial[static_cast<std::size_t>(D) + 1] + sim.potential_energy();
   // Sampled at each coarse step's start, after the coarse forces: there the potential energy is
@@ -350,7 +351,7 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
     if (rank == 0)
       log << progress.line(progress_value(sim.cosmology(), sim.time()), sim.step(),
                            std::chrono::duration<double>(Clock::now() - loop_start).count()) << std::flush;
-    const JobDecision decision = job.check();  // collective
+    const JobDecision decision = job.check(sim.step());  // collective
     if (schedule.due(sim.time(), sim.step()) || decision.write_output) output();
     if (decision.write_output && rank == 0) log << " Job control: " << decision.reason << "\n" << std::flush;
     if (decision.stop) break;
@@ -369,8 +370,8 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   report_run_summary({sim.step(), total, &sim.timers(), mesh_exchange_kinds(sim.mesh())}, comm, log);  // collective
 }
 
-template void run_simulation<1>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*);
-template void run_simulation<2>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*);
-template void run_simulation<3>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*);
+template void run_simulation<1>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*, const std::vector<long long>&);
+template void run_simulation<2>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*, const std::vector<long long>&);
+template void run_simulation<3>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*, const std::vector<long long>&);
 
 }  // namespace kosmo::driver
