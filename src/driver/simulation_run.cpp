@@ -172,6 +172,45 @@ double temperature_scale(const Simulation<D>& sim, const core::ParameterSet& par
   return hydro::temperature_scale(params.get_real("UNITS_PARAMS", "units_length"), params.get_real("UNITS_PARAMS", "units_time"));
 }
 
+// The metal account (docs/galaxy.md, "Metals"): the metal mass in the gas (the total of the
+// metallicity scalar, the first passive one) and in the stars (mass times metallicity), and what
+// the supernovae changed it by: the metals their ejecta brought to the gas minus those the ejecta
+// took from their stars (a star keeps its metallicity as it loses eta_sn of its mass, so it lost
+// (initial mass - mass) times it). Without metallicity scalar: nothing. Collective.
+struct MetalAccount {
+  double gas = 0.0, stars = 0.0, supernovae = 0.0;
+  double total() const { return gas + stars; }
+};
+
+template <int D>
+std::optional<MetalAccount> metal_account(const Simulation<D>& sim, const std::vector<double>& totals, MPI_Comm comm) {
+  if (!sim.gas() || !sim.hydro().settings().scheme.metallicity) return std::nullopt;
+  MetalAccount account;
+  account.gas = totals[static_cast<std::size_t>(D) + 2];
+  double taken_from_stars = 0.0;
+  if (sim.particles() && sim.particles()->set().attributes().find("metallicity") >= 0) {
+    const auto& set = sim.particles()->set();
+    const auto metallicity = set.template values<double>("metallicity");
+    const auto initial_mass = set.template values<double>("initial_mass");
+    const auto family = set.family();
+    const auto mass = set.mass();
+    for (std::size_t i = 0; i < set.size(); ++i) {
+      if (family[i] != particles::Family::star) continue;
+      account.stars += mass[i] * metallicity[i];
+      taken_from_stars += (initial_mass[i] - mass[i]) * metallicity[i];
+    }
+  }
+  if (sim.mesh().distributed()) {
+    double sums[2] = {account.stars, taken_from_stars};
+    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm);
+    account.stars = sums[0];
+    taken_from_stars = sums[1];
+  }
+  const auto* feedback = sim.template find_module<feedback::FeedbackModule<D>>();
+  account.supernovae = (feedback ? feedback->injected_since_start().metal_mass : 0.0) - taken_from_stars;
+  return account;
+}
+
 // What the conservation diagnostic of a cosmological run needs besides the totals.
 struct CosmicEnergy {
   cosmology::LayzerIrvine* layzer_irvine = nullptr;  // nullptr outside cosmological runs
@@ -192,7 +231,7 @@ void sample_cosmic_energy(const Simulation<D>& sim, MPI_Comm comm, cosmology::La
 // aexp, what the modules report, the gas's minimum temperature, octs per level, memory. Collective.
 template <int D>
 void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm comm, int rank, double dt, const std::vector<double>& initial,
-              double initial_energy, const CosmicEnergy& cosmic, std::ostream& log) {
+              double initial_energy, const std::optional<MetalAccount>& initial_metals, const CosmicEnergy& cosmic, std::ostream& log) {
   const auto energy = static_cast<std::size_t>(D) + 1;
   const parallel::MemoryRange memory = parallel::resident_memory_range(comm);  // collective
   const std::vector<double> now = sim.totals();                                // collective
@@ -200,6 +239,7 @@ void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm com
   const long long particle_count = sim.particles() ? sim.particles()->count() : 0;  // collective
   std::optional<GasThermalState> gas;
   if (sim.gas()) gas = gas_thermal_state(sim, comm);  // collective
+  const std::optional<MetalAccount> metals = metal_account(sim, now, comm);  // collective
   // Energy the modules exchange with the outside since the start (docs/galaxy.md): the gas's photo-
   // and Compton heating minus what it radiated, and the supernovae injected. econs counts them.
   const auto* cooling = sim.template find_module<cooling::CoolingModule<D>>();
@@ -249,6 +289,16 @@ void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm com
   }
   if (forms_stars) {
     std::snprintf(line, sizeof line, " Esn=%11.4e", supernova_energy);
+    log << line;
+  }
+  // Metals: gas + stars, the supernovae's net metals since the start, and the relative residual of
+  // the account (round-off: the hydro scheme, star formation and refinement move metals, only the
+  // supernovae make them).
+  if (metals && initial_metals) {
+    const double change = (metals->total() - initial_metals->total()) - (metals->supernovae - initial_metals->supernovae);
+    const double scale = std::max(std::fabs(metals->total()), std::fabs(initial_metals->total()));
+    std::snprintf(line, sizeof line, " Mz=%11.4e Zsn=%11.4e zcons=%10.2e", metals->total(), metals->supernovae - initial_metals->supernovae,
+                  scale > 0.0 ? change / scale : 0.0);
     log << line;
   }
   log << " octs:";
@@ -329,6 +379,7 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   JobControl job(params, comm, run_start, snapshot_steps);
   const std::vector<double> initial = sim.totals();
   const double initial_energy = initial[static_cast<std::size_t>(D) + 1] + sim.potential_energy();
+  const std::optional<MetalAccount> initial_metals = metal_account(sim, initial, comm);  // collective
   // Sampled at each coarse step's start, after the coarse forces: there the potential energy is
   // that of the current state (at a step's end it is the potential solved at the step's start).
   std::optional<cosmology::LayzerIrvine> layzer_irvine;
@@ -347,7 +398,7 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
     sim.timers().add("courant time step", start);
     dt = std::min(schedule.limit_time_step(sim.time(), dt), tend - sim.time());
     sim.advance(dt);
-    log_step(sim, params, comm, rank, dt, initial, initial_energy, cosmic, log);
+    log_step(sim, params, comm, rank, dt, initial, initial_energy, initial_metals, cosmic, log);
     if (rank == 0)
       log << progress.line(progress_value(sim.cosmology(), sim.time()), sim.step(),
                            std::chrono::duration<double>(Clock::now() - loop_start).count()) << std::flush;
