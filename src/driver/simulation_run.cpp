@@ -10,6 +10,7 @@
 #include "core/output_schedule.hpp"
 #include "cooling/cooling_module.hpp"
 #include "cosmology/layzer_irvine.hpp"
+#include "cosmology/physical_units.hpp"
 #include "driver/simulation_start.hpp"
 #include "driver/simulation.hpp"
 #include "feedback/feedback_module.hpp"
@@ -20,7 +21,6 @@
 #include "driver/run_summary.hpp"
 #include "driver/mesh_update_report.hpp"
 #include "driver/progress_report.hpp"
-#include "hydro/barotropic_eos.hpp"
 #include "driver/ramses_restart_state.hpp"
 #include "hydro/hydro_restart_conversion.hpp"
 #include "hydro/initial_regions.hpp"
@@ -164,12 +164,9 @@ GasThermalState gas_thermal_state(const Simulation<D>& sim, MPI_Comm comm) {
 // units at this aexp, or &UNITS_PARAMS when the user set them; 0 when they are not known.
 template <int D>
 double temperature_scale(const Simulation<D>& sim, const core::ParameterSet& params) {
-  if (const auto* cosmology = sim.cosmology()) {
-    const double a = cosmology->aexp_at(sim.time());
-    return hydro::temperature_scale(cosmology->unit_length(a), cosmology->unit_time(a));
-  }
-  if (!params.set_by_user("UNITS_PARAMS", "units_length") && !params.set_by_user("UNITS_PARAMS", "units_time")) return 0.0;
-  return hydro::temperature_scale(params.get_real("UNITS_PARAMS", "units_length"), params.get_real("UNITS_PARAMS", "units_time"));
+  if (!sim.cosmology() && !params.set_by_user("UNITS_PARAMS", "units_length") && !params.set_by_user("UNITS_PARAMS", "units_time"))
+    return 0.0;
+  return cosmology::physical_units(params, sim.cosmology(), sim.time()).temperature;
 }
 
 // The metal account (docs/galaxy.md, "Metals"): the metal mass in the gas (the total of the
