@@ -97,6 +97,11 @@ def test_stars_form_in_the_first_steps(runs):
     npart = [int(re.search(r"npart=(\d+)", line).group(1)) for line in steps]
     dark_matter = GRAFIC_CELLS ** 3
     assert dark_matter < npart[0] <= npart[1], steps
+    # Supernovae (t_sne = 10 Myr, shorter than the first step) enrich the gas, and the metal
+    # account of the step line (Mz of gas and stars, Zsn made by the supernovae) closes.
+    made = [float(re.search(r"Zsn=\s*(\S+)", line).group(1)) for line in steps]
+    zcons = [float(re.search(r"zcons=\s*(\S+)", line).group(1)) for line in steps]
+    assert 0.0 < made[0] <= made[1] and max(abs(z) for z in zcons) < 1e-12, steps
     assert "Job control: snapshot and stop after step 2 (--snapshot-steps)" in log
     # Snapshots at the start (the namelist's own), after step 1 and after step 2; nothing more.
     assert sorted(p.name for p in whole.glob("output_*")) == ["output_00001", "output_00002", "output_00003"]
