@@ -140,6 +140,13 @@ def test_yt_reads_the_stars_of_the_ramses_files(runs):
     np.testing.assert_array_equal(ids[yt_order], particles["id"][stars][order])
     np.testing.assert_array_equal(mass.to_value("code_mass")[yt_order], particles["mass"][stars][order])
     np.testing.assert_array_equal(ad["star", "particle_metallicity"].v[yt_order], particles["metallicity"][stars][order])
+    # yt turns the files' conformal birth times into the age of the universe with its own Friedmann
+    # tables: the spread of the stars' ages is that of kosmo's proper birth times (units of 1/H0).
+    born = ad["star", "particle_birth_time"].to_value("Gyr")[yt_order]
+    hubble_time_gyr = 3.0856776e19 / HUBBLE / 3.15576e16
+    proper = (particles["birth_time_proper"][stars][order] - particles["birth_time_proper"][stars].min()) * hubble_time_gyr
+    assert proper.max() > 0.005 and born.max() <= ds.current_time.to_value("Gyr") * (1.0 + 1e-9)
+    np.testing.assert_allclose(born - born.min(), proper, rtol=0.0, atol=1e-3 * proper.max())
 
 
 def _sorted(path: pathlib.Path):
