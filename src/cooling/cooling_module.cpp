@@ -13,25 +13,21 @@
 
 namespace kosmo::cooling {
 
-PhysicalUnits physical_units(double density, double length, double time) {
-  PhysicalUnits u;
-  u.density = density;
-  u.length = length;
-  u.time = time;
-  const double velocity = length / time;
-  u.t2_per_code = hydrogen_mass_g / boltzmann_cgs * velocity * velocity;
-  u.nh_per_code = hydrogen_mass_fraction / hydrogen_mass_g * density;
+CoolingUnits cooling_units(const cosmology::PhysicalUnits& units) {
+  CoolingUnits u;
+  u.time = units.time;
+  u.t2_per_code = hydrogen_mass_g / boltzmann_cgs * units.velocity * units.velocity;
+  u.nh_per_code = hydrogen_mass_fraction / hydrogen_mass_g * units.density;
   return u;
 }
 
 template <int D>
 CoolingModule<D>::CoolingModule(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh,
                                 core::Timers& timers)
-    : tree_(tree), mesh_(mesh), timers_(timers), settings_(cooling_settings(params)) {
+    : params_(params), tree_(tree), mesh_(mesh), timers_(timers), settings_(cooling_settings(params)) {
   solver_.gamma = params.get_real("HYDRO_PARAMS", "gamma");
   smallr_ = params.get_real("HYDRO_PARAMS", "smallr");
-  code_units_ = physical_units(params.get_real("UNITS_PARAMS", "units_density"), params.get_real("UNITS_PARAMS", "units_length"),
-                               params.get_real("UNITS_PARAMS", "units_time"));
+  code_units_ = cooling_units(cosmology::physical_units(params_, nullptr, 0.0));
   level_time_.assign(static_cast<std::size_t>(tree_.levelmax()) + 1, 0.0);
 }
 
@@ -77,12 +73,12 @@ void CoolingModule<D>::update_table(double redshift) {
 template <int D>
 void CoolingModule<D>::source_terms(int level, double dt) {
   // RAMSES cooling_fine: the units and redshift of the level's time (aexp = 1 without cosmology).
-  PhysicalUnits units = code_units_;
+  CoolingUnits units = code_units_;
   double redshift = 0.0;
   if (cosmology_) {
-    const double a = cosmology_->aexp_at(level_time_[static_cast<std::size_t>(level)]);
-    redshift = 1.0 / a - 1.0;
-    units = physical_units(cosmology_->unit_density(a), cosmology_->unit_length(a), cosmology_->unit_time(a));
+    const double tau = level_time_[static_cast<std::size_t>(level)];
+    redshift = 1.0 / cosmology_->aexp_at(tau) - 1.0;
+    units = cooling_units(cosmology::physical_units(params_, cosmology_, tau));
   }
   if (!settings_.cooling_ism) update_table(redshift);
   const auto start = std::chrono::steady_clock::now();

@@ -20,17 +20,22 @@
 #include "core/parameters.hpp"
 #include "core/physics_module.hpp"
 #include "core/timers.hpp"
+#include "cosmology/physical_units.hpp"
 #include "parallel/distributed_mesh.hpp"
 
 namespace kosmo::cooling {
 
-// cgs values of the code units and the conversions RAMSES' units() derives from them.
-struct PhysicalUnits {
-  double density = 1.0, length = 1.0, time = 1.0;  // g/cm^3, cm, s
-  double t2_per_code = 1.0;   // T2 [K] of a code pressure / density of 1 (RAMSES scale_T2)
-  double nh_per_code = 1.0;   // n_H [1/cm^3] of a code density of 1 (RAMSES scale_nH)
+// What the cooling solve needs of the code units (cosmology/physical_units.hpp gives them in cgs):
+// seconds per code time, and the code's p/rho and density as T2 and n_H. The two conversions use
+// the cooling rates' own m_H and k_B (primordial_rates.hpp, RAMSES' cooling_module.f90 values), as
+// kosmo's cooling always has; RAMSES' cooling_fine takes scale_T2 and scale_nH of units(), with
+// amr/constants.f90's m_H and k_B, 3e-4 apart.
+struct CoolingUnits {
+  double time = 1.0;         // s
+  double t2_per_code = 1.0;  // T2 [K] of a code pressure / density of 1 (RAMSES scale_T2)
+  double nh_per_code = 1.0;  // n_H [1/cm^3] of a code density of 1 (RAMSES scale_nH)
 };
-PhysicalUnits physical_units(double density, double length, double time);
+CoolingUnits cooling_units(const cosmology::PhysicalUnits& units);
 
 template <int D>
 class CoolingModule final : public core::PhysicsModule<D> {
@@ -58,13 +63,14 @@ class CoolingModule final : public core::PhysicsModule<D> {
  private:
   void update_table(double redshift);
 
+  const core::ParameterSet& params_;  // the run's, which outlives its modules
   Tree& tree_;
   parallel::DistributedMesh<D, Key>& mesh_;
   core::Timers& timers_;
   CoolingSettings settings_;
   CoolingSolverSettings solver_;
   double smallr_ = 1e-10;
-  PhysicalUnits code_units_;
+  CoolingUnits code_units_;
   const cosmology::CosmologicalModel* cosmology_ = nullptr;
   std::vector<double> level_time_;  // each level's step start, from update_forces
   int density_ = -1, energy_ = -1, metallicity_ = -1;

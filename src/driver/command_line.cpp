@@ -1,5 +1,8 @@
 #include "driver/command_line.hpp"
 
+#include <algorithm>
+#include <exception>
+
 #include "core/error.hpp"
 
 namespace kosmo::driver {
@@ -7,6 +10,7 @@ namespace kosmo::driver {
 std::string usage() {
   return "usage: kosmo run [NAMELIST] [--ndim D]   run a RAMSES namelist (no NAMELIST: the built-in demo)\n"
          "           [--patch DIR]                  with the C++ patch in DIR (docs/patches.md)\n"
+         "           [--snapshot-steps N,M,...]     also a snapshot after these coarse steps; the run ends after the last\n"
          "       kosmo check NAMELIST [--ndim D]    list every problem of a namelist, or that it can run (exit 0/1)\n"
          "       kosmo bench hydro [--steps N]      hydro benchmarks, one JSON object per case\n"
          "       kosmo bench gravity                base-level FFT (gathered, slabs) and multigrid solves, 64^3-256^3, JSON lines\n"
@@ -19,6 +23,32 @@ std::string usage() {
          "       kosmo decompose --nrank N ...      dry run of the domain decomposition (see docs/parallel.md)\n"
          "       kosmo help | version\n";
 }
+
+namespace {
+
+// "3,5,10": increasing positive coarse steps.
+std::vector<long long> parse_step_list(const std::string& text) {
+  std::vector<long long> steps;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    const std::string item = text.substr(begin, end - begin);
+    std::size_t used = 0;
+    long long step = 0;
+    try {
+      step = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    KOSMO_REQUIRE(!item.empty() && used == item.size() && step > 0 && (steps.empty() || step > steps.back()),
+                  "--snapshot-steps: '" << text << "' is not a list of increasing positive coarse steps (N,M,...)");
+    steps.push_back(step);
+    begin = end + 1;
+  }
+  return steps;
+}
+
+}  // namespace
 
 CommandLine parse_command_line(const std::vector<std::string>& arguments) {
   CommandLine line;
@@ -50,6 +80,9 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
     } else if (a == "--patch") {
       KOSMO_REQUIRE(i + 1 < arguments.size() && !arguments[i + 1].empty(), "--patch needs a directory");
       line.patch = arguments[++i];
+    } else if (a == "--snapshot-steps") {
+      KOSMO_REQUIRE(i + 1 < arguments.size(), "--snapshot-steps needs a list of coarse steps (N,M,...)");
+      line.snapshot_steps = parse_step_list(arguments[++i]);
     } else if (a == "--steps") {
       KOSMO_REQUIRE(i + 1 < arguments.size(), "--steps needs a value");
       line.steps = std::stoi(arguments[++i]);
@@ -70,6 +103,7 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
     }
   }
   KOSMO_REQUIRE(line.bench_case.empty() || line.bench == "scaling", "--case applies to kosmo bench scaling only");
+  KOSMO_REQUIRE(line.snapshot_steps.empty() || line.command == "run", "--snapshot-steps applies to kosmo run only");
   KOSMO_REQUIRE(line.command != "check" || !line.namelist.empty(), "kosmo check needs a namelist file\n" << usage());
   return line;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The binary's command line: `kosmo run [NAMELIST] [--ndim D] [--patch DIR]`, `kosmo check NAMELIST`, `kosmo bench NAME [--steps N] [--case C]`,
+// The binary's command line: `kosmo run [NAMELIST] [--ndim D] [--patch DIR] [--snapshot-steps N,M,...]`, `kosmo check NAMELIST`, `kosmo bench NAME [--steps N] [--case C]`,
 // `kosmo decompose ...`, `kosmo help`, `kosmo version`.
 #include <string>
 #include <vector>
@@ -11,6 +11,9 @@ struct CommandLine {
   std::string namelist;  // empty: the built-in showcase problem
   int ndim = 0;          // 0: not given on the command line
   std::string patch;     // --patch DIR: a user patch (docs/patches.md); empty: none given
+  // --snapshot-steps N,M,...: a snapshot after each of these coarse steps and the run's end after
+  // the last (job control known in advance: trial runs and tests of unchanged namelists); empty: none.
+  std::vector<long long> snapshot_steps;
   std::string bench;     // `kosmo bench NAME`: which benchmark
   int steps = 0;         // --steps N for benchmarks (0: the benchmark's default)
   std::string bench_case;  // --case NAME: `kosmo bench scaling` runs only this case

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "core/parameters.hpp"
 
@@ -22,19 +23,24 @@ class JobControl {
   // &OUTPUT_PARAMS walltime_hrs (< 0: no limit), minutes_dump (the snapshot is written that many
   // minutes before the limit) and jobcontrolfile ('' : none).
   // The wall clock counts from `run_start` (the job's start, as the batch system counts it).
-  JobControl(const core::ParameterSet& params, MPI_Comm comm, std::chrono::steady_clock::time_point run_start);
+  // `snapshot_steps` (increasing; kosmo run --snapshot-steps): a snapshot after each of these coarse
+  // steps, and the run's end after the last.
+  JobControl(const core::ParameterSet& params, MPI_Comm comm, std::chrono::steady_clock::time_point run_start,
+             std::vector<long long> snapshot_steps = {});
 
-  // Called after every coarse step by every rank (collective: one MPI_Bcast).
+  // Called after every coarse step (`step`: the steps done) by every rank (collective: one MPI_Bcast).
+  //  - `step` one of the snapshot steps: write a snapshot, and stop after the last;
   //  - wall clock past walltime_hrs - minutes_dump: write a snapshot and stop;
   //  - jobcontrolfile holding a line "stop": write a snapshot and stop; "output": write a snapshot
   //    and go on. The file is renamed to <name>.done once read, so a command acts once.
-  JobDecision check();
+  JobDecision check(long long step);
 
  private:
   MPI_Comm comm_;
   int rank_ = 0;
   double deadline_seconds_ = -1.0;
   std::string file_;
+  std::vector<long long> snapshot_steps_;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
       std::cout << "\n" << params.summary() << "\n";
       if (const std::string ignored = params.ignored_summary(); !ignored.empty()) std::cout << " " << ignored << "\n\n";
     }
-    kosmo::driver::run(params, MPI_COMM_WORLD, std::cout);
+    kosmo::driver::run(params, MPI_COMM_WORLD, std::cout, line.snapshot_steps);
   } catch (const kosmo::CollectiveError& error) {
     // Every rank stopped here together (bad initial conditions, a missing restart file).
     if (rank == 0) std::cerr << "kosmo: error: " << error.what() << "\n";

@@ -34,7 +34,7 @@ core::ParameterSet load_run_parameters(const CommandLine& line) {
   return params;
 }
 
-void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
+void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log, const std::vector<long long>& snapshot_steps) {
   const std::string problem = params.get_string("RUN_PARAMS", "problem");
   const long long ndim = params.get_int("RUN_PARAMS", "ndim");
   const bool hydro = params.get_bool("RUN_PARAMS", "hydro"), pic = params.get_bool("RUN_PARAMS", "pic");
@@ -49,9 +49,9 @@ void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log) {
   KOSMO_REQUIRE(!patch || hydro || pic, params.source() << ": &RUN_PARAMS: a patch needs hydro=.true. or pic=.true. to act on");
   if (hydro || pic) {
     switch (ndim) {
-      case 1: run_simulation<1>(params, comm, log, patch.get()); return;
-      case 2: run_simulation<2>(params, comm, log, patch.get()); return;
-      case 3: run_simulation<3>(params, comm, log, patch.get()); return;
+      case 1: run_simulation<1>(params, comm, log, patch.get(), snapshot_steps); return;
+      case 2: run_simulation<2>(params, comm, log, patch.get(), snapshot_steps); return;
+      case 3: run_simulation<3>(params, comm, log, patch.get(), snapshot_steps); return;
     }
   }
   if (problem == "refined_sphere") {

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <iosfwd>
+#include <vector>
 
 #include "core/parameters.hpp"
 #include "driver/command_line.hpp"
@@ -13,7 +14,7 @@ namespace kosmo::driver {
 // a bad file fails identically everywhere before any work.
 core::ParameterSet load_run_parameters(const CommandLine& line);
 
-// Runs the problem; throws kosmo::Error on bad input.
-void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log);
+// Runs the problem; throws kosmo::Error on bad input. `snapshot_steps`: --snapshot-steps (job_control.hpp).
+void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log, const std::vector<long long>& snapshot_steps = {});
 
 }  // namespace kosmo::driver

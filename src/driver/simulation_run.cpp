@@ -10,6 +10,7 @@
 #include "core/output_schedule.hpp"
 #include "cooling/cooling_module.hpp"
 #include "cosmology/layzer_irvine.hpp"
+#include "cosmology/physical_units.hpp"
 #include "driver/simulation_start.hpp"
 #include "driver/simulation.hpp"
 #include "feedback/feedback_module.hpp"
@@ -20,7 +21,6 @@
 #include "driver/run_summary.hpp"
 #include "driver/mesh_update_report.hpp"
 #include "driver/progress_report.hpp"
-#include "hydro/barotropic_eos.hpp"
 #include "driver/ramses_restart_state.hpp"
 #include "hydro/hydro_restart_conversion.hpp"
 #include "hydro/initial_regions.hpp"
@@ -164,12 +164,48 @@ GasThermalState gas_thermal_state(const Simulation<D>& sim, MPI_Comm comm) {
 // units at this aexp, or &UNITS_PARAMS when the user set them; 0 when they are not known.
 template <int D>
 double temperature_scale(const Simulation<D>& sim, const core::ParameterSet& params) {
-  if (const auto* cosmology = sim.cosmology()) {
-    const double a = cosmology->aexp_at(sim.time());
-    return hydro::temperature_scale(cosmology->unit_length(a), cosmology->unit_time(a));
+  if (!sim.cosmology() && !params.set_by_user("UNITS_PARAMS", "units_length") && !params.set_by_user("UNITS_PARAMS", "units_time"))
+    return 0.0;
+  return cosmology::physical_units(params, sim.cosmology(), sim.time()).temperature;
+}
+
+// The metal account (docs/galaxy.md, "Metals"): the metal mass in the gas (the total of the
+// metallicity scalar, the first passive one) and in the stars (mass times metallicity), and what
+// the supernovae changed it by: the metals their ejecta brought to the gas minus those the ejecta
+// took from their stars (a star keeps its metallicity as it loses eta_sn of its mass, so it lost
+// (initial mass - mass) times it). Without metallicity scalar: nothing. Collective.
+struct MetalAccount {
+  double gas = 0.0, stars = 0.0, supernovae = 0.0;
+  double total() const { return gas + stars; }
+};
+
+template <int D>
+std::optional<MetalAccount> metal_account(const Simulation<D>& sim, const std::vector<double>& totals, MPI_Comm comm) {
+  if (!sim.gas() || !sim.hydro().settings().scheme.metallicity) return std::nullopt;
+  MetalAccount account;
+  account.gas = totals[static_cast<std::size_t>(D) + 2];
+  double taken_from_stars = 0.0;
+  if (sim.particles() && sim.particles()->set().attributes().find("metallicity") >= 0) {
+    const auto& set = sim.particles()->set();
+    const auto metallicity = set.template values<double>("metallicity");
+    const auto initial_mass = set.template values<double>("initial_mass");
+    const auto family = set.family();
+    const auto mass = set.mass();
+    for (std::size_t i = 0; i < set.size(); ++i) {
+      if (family[i] != particles::Family::star) continue;
+      account.stars += mass[i] * metallicity[i];
+      taken_from_stars += (initial_mass[i] - mass[i]) * metallicity[i];
+    }
   }
-  if (!params.set_by_user("UNITS_PARAMS", "units_length") && !params.set_by_user("UNITS_PARAMS", "units_time")) return 0.0;
-  return hydro::temperature_scale(params.get_real("UNITS_PARAMS", "units_length"), params.get_real("UNITS_PARAMS", "units_time"));
+  if (sim.mesh().distributed()) {
+    double sums[2] = {account.stars, taken_from_stars};
+    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm);
+    account.stars = sums[0];
+    taken_from_stars = sums[1];
+  }
+  const auto* feedback = sim.template find_module<feedback::FeedbackModule<D>>();
+  account.supernovae = (feedback ? feedback->injected_since_start().metal_mass : 0.0) - taken_from_stars;
+  return account;
 }
 
 // What the conservation diagnostic of a cosmological run needs besides the totals.
@@ -192,7 +228,7 @@ void sample_cosmic_energy(const Simulation<D>& sim, MPI_Comm comm, cosmology::La
 // aexp, what the modules report, the gas's minimum temperature, octs per level, memory. Collective.
 template <int D>
 void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm comm, int rank, double dt, const std::vector<double>& initial,
-              double initial_energy, const CosmicEnergy& cosmic, std::ostream& log) {
+              double initial_energy, const std::optional<MetalAccount>& initial_metals, const CosmicEnergy& cosmic, std::ostream& log) {
   const auto energy = static_cast<std::size_t>(D) + 1;
   const parallel::MemoryRange memory = parallel::resident_memory_range(comm);  // collective
   const std::vector<double> now = sim.totals();                                // collective
@@ -200,6 +236,7 @@ void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm com
   const long long particle_count = sim.particles() ? sim.particles()->count() : 0;  // collective
   std::optional<GasThermalState> gas;
   if (sim.gas()) gas = gas_thermal_state(sim, comm);  // collective
+  const std::optional<MetalAccount> metals = metal_account(sim, now, comm);  // collective
   // Energy the modules exchange with the outside since the start (docs/galaxy.md): the gas's photo-
   // and Compton heating minus what it radiated, and the supernovae injected. econs counts them.
   const auto* cooling = sim.template find_module<cooling::CoolingModule<D>>();
@@ -251,6 +288,16 @@ void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm com
     std::snprintf(line, sizeof line, " Esn=%11.4e", supernova_energy);
     log << line;
   }
+  // Metals: gas + stars, the supernovae's net metals since the start, and the relative residual of
+  // the account (round-off: the hydro scheme, star formation and refinement move metals, only the
+  // supernovae make them).
+  if (metals && initial_metals) {
+    const double change = (metals->total() - initial_metals->total()) - (metals->supernovae - initial_metals->supernovae);
+    const double scale = std::max(std::fabs(metals->total()), std::fabs(initial_metals->total()));
+    std::snprintf(line, sizeof line, " Mz=%11.4e Zsn=%11.4e zcons=%10.2e", metals->total(), metals->supernovae - initial_metals->supernovae,
+                  scale > 0.0 ? change / scale : 0.0);
+    log << line;
+  }
   log << " octs:";
   for (int l = 1; l <= sim.tree().levelmax(); ++l)
     if (octs[static_cast<std::size_t>(l)] > 0) log << ' ' << l << ':' << octs[static_cast<std::size_t>(l)];
@@ -289,7 +336,8 @@ void log_energy_summary(const Simulation<D>& sim, MPI_Comm comm, int rank, const
 }  // namespace
 
 template <int D>
-void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log, const PatchLibrary* patch) {
+void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log, const PatchLibrary* patch,
+                    const std::vector<long long>& snapshot_steps) {
   using Clock = std::chrono::steady_clock;
   const auto run_start = Clock::now();
   int rank = 0;
@@ -325,9 +373,10 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   } else {
     output();
   }
-  JobControl job(params, comm, run_start);
+  JobControl job(params, comm, run_start, snapshot_steps);
   const std::vector<double> initial = sim.totals();
   const double initial_energy = initial[static_cast<std::size_t>(D) + 1] + sim.potential_energy();
+  const std::optional<MetalAccount> initial_metals = metal_account(sim, initial, comm);  // collective
   // Sampled at each coarse step's start, after the coarse forces: there the potential energy is
   // that of the current state (at a step's end it is the potential solved at the step's start).
   std::optional<cosmology::LayzerIrvine> layzer_irvine;
@@ -346,11 +395,11 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
     sim.timers().add("courant time step", start);
     dt = std::min(schedule.limit_time_step(sim.time(), dt), tend - sim.time());
     sim.advance(dt);
-    log_step(sim, params, comm, rank, dt, initial, initial_energy, cosmic, log);
+    log_step(sim, params, comm, rank, dt, initial, initial_energy, initial_metals, cosmic, log);
     if (rank == 0)
       log << progress.line(progress_value(sim.cosmology(), sim.time()), sim.step(),
                            std::chrono::duration<double>(Clock::now() - loop_start).count()) << std::flush;
-    const JobDecision decision = job.check();  // collective
+    const JobDecision decision = job.check(sim.step());  // collective
     if (schedule.due(sim.time(), sim.step()) || decision.write_output) output();
     if (decision.write_output && rank == 0) log << " Job control: " << decision.reason << "\n" << std::flush;
     if (decision.stop) break;
@@ -369,8 +418,8 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   report_run_summary({sim.step(), total, &sim.timers(), mesh_exchange_kinds(sim.mesh())}, comm, log);  // collective
 }
 
-template void run_simulation<1>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*);
-template void run_simulation<2>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*);
-template void run_simulation<3>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*);
+template void run_simulation<1>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*, const std::vector<long long>&);
+template void run_simulation<2>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*, const std::vector<long long>&);
+template void run_simulation<3>(const core::ParameterSet&, MPI_Comm, std::ostream&, const PatchLibrary*, const std::vector<long long>&);
 
 }  // namespace kosmo::driver

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "cosmology/physical_units.hpp"
 
 namespace kosmo::hydro {
 
@@ -24,10 +25,7 @@ double BarotropicEos::temperature(double rho) const {
 }
 
 double temperature_scale(double units_length, double units_time) {
-  constexpr double hydrogen_mass_g = 1.6605390e-24;  // RAMSES amr/constants.f90 mH
-  constexpr double boltzmann_cgs = 1.3806490e-16;    // RAMSES amr/constants.f90 kB
-  const double velocity = units_length / units_time;
-  return hydrogen_mass_g / boltzmann_cgs * velocity * velocity;
+  return cosmology::temperature_scale(units_length, units_time);
 }
 
 std::optional<BarotropicEos> barotropic_eos(const core::ParameterSet& params) {

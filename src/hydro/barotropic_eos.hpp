@@ -34,7 +34,7 @@ struct BarotropicEos {
   double internal_energy(double rho, double gamma) const { return rho * temperature(rho) / scale_t2 / (gamma - 1.0); }
 };
 
-// RAMSES' m_H and k_B (amr/constants.f90) and its scale_T2 for the &UNITS_PARAMS code units.
+// RAMSES scale_T2 of the &UNITS_PARAMS code units (cosmology/physical_units.hpp, with amr/constants.f90's m_H and k_B).
 double temperature_scale(double units_length, double units_time);
 
 // The barotrope of &COOLING_PARAMS, or nothing when neither barotropic_eos nor isothermal is set.

@@ -72,3 +72,23 @@ def test_econs_counts_the_energy_radiated(tmp_path, run_kosmo, nrank):
     assert -cooling[-1] > 0.2 * thermal
     # ...and econs, which counts it, stays at round-off (without the account it would be ~0.4).
     assert max(abs(e) for e in econs) < 1e-11
+
+
+def test_metal_mass_is_accounted_for_by_the_supernovae(tmp_path, run_kosmo):
+    # The same gas forming stars (n_H = 1 above n_star) whose supernovae (t_sne = 10 Myr, 0.125 here)
+    # enrich it: the step line's metal mass in gas and stars (Mz) changes by what the supernovae
+    # brought (Zsn, yield plus the stars' own metals, less those the ejecta took from the stars), so
+    # zcons stays at round-off while star formation, advection and injection move the metals.
+    namelist = (COOLING_FRIG.replace("hydro=.true.\n", "hydro=.true.\npic=.true.\n")
+                .replace("z_ave=1.0\n", "z_ave=1.0\nmetal=.true.\n").replace("tout=0.0,0.62", "tout=0.0,0.2")
+                + "&SF_PARAMS\nn_star=0.1\neps_star=0.1\n/\n&FEEDBACK_PARAMS\neta_sn=0.1\nyield=0.1\n/\n")
+    (tmp_path / "frig.nml").write_text(namelist)
+    stdout = run_kosmo(["run", "frig.nml"], tmp_path, nrank=2).stdout
+    steps = [line for line in stdout.splitlines() if line.startswith(" Main step=")]
+    metals = [float(re.search(r"Mz=\s*" + NUMBER, line).group(1)) for line in steps]
+    made = [float(re.search(r"Zsn=\s*" + NUMBER, line).group(1)) for line in steps]
+    zcons = [float(re.search(r"zcons=\s*" + NUMBER, line).group(1)) for line in steps]
+    # The gas starts without metals; several generations of supernovae enrich it.
+    assert metals[0] == 0.0 and len(set(made)) > 2 and metals[-1] > 0.0
+    assert metals[-1] == pytest.approx(made[-1], rel=1e-12)
+    assert max(abs(z) for z in zcons) < 1e-13

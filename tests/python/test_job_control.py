@@ -48,3 +48,21 @@ def test_walltime_limit_stops_with_a_snapshot(tmp_path, run_kosmo):
     ds = kosmo.load(tmp_path / "output_00002")
     assert ds.step == 1 and ds.time < 0.245
     assert not (tmp_path / "output_00003").exists()
+
+
+def test_snapshot_steps_write_after_each_listed_step_and_stop_after_the_last(tmp_path, run_kosmo):
+    # kosmo run --snapshot-steps: job control known in advance, for an unchanged namelist.
+    (tmp_path / "tube.nml").write_text(tube(""))
+    result = run_kosmo(["run", "tube.nml", "--snapshot-steps", "2,3"], tmp_path, nrank=2)
+    assert "Job control: snapshot after step 2 (--snapshot-steps)" in result.stdout
+    assert "Job control: snapshot and stop after step 3 (--snapshot-steps)" in result.stdout
+    assert [kosmo.load(tmp_path / f"output_0000{n}").step for n in (1, 2, 3)] == [0, 2, 3]
+    assert not (tmp_path / "output_00004").exists()
+
+
+def test_snapshot_steps_must_be_increasing_positive_steps(tmp_path, run_kosmo):
+    (tmp_path / "tube.nml").write_text(tube(""))
+    for bad in ("3,2", "x"):
+        result = run_kosmo(["run", "tube.nml", "--snapshot-steps", bad], tmp_path, check=False)
+        assert result.returncode != 0 and "--snapshot-steps" in result.stderr, result.stderr
+    assert not list(tmp_path.glob("output_*"))
