@@ -2,7 +2,10 @@
 // The two kernels of RAMSES' kinetic supernova feedback (pm/feedback.f90 average_SN and
 // Sedov_blast), written as the gathering scheme of seeds/000 §6.3: the outer loop runs over cells
 // (OpenMP), and each cell finds the blasts that reach it, either from the spatial bins (§6.2) or by
-// scanning every blast (the O(N_cells × N_SN) reference, sn_binning=.false.).
+// scanning every blast (the O(N_cells × N_SN) reference, sn_binning=.false.). The binned search
+// works per oct on top of §6.2, since the cells of an oct (and of a few neighbouring octs) share
+// their bins: groups of octs far from every blast are skipped at once, and the blasts near a group
+// are gathered once and tested per cell only when they reach the oct's box.
 //
 // Determinism: a cell's blasts are sorted by (event, image) before use, and average_SN's per-event
 // sums are taken over the cells in (level, Morton key, child) order — the order of the cell list —

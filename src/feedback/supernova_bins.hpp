@@ -3,8 +3,11 @@
 // over the box of the cells searched (a rank's own cells plus an r_max halo), with
 // n_bin = max[1, min(128, floor(L / r_max))] per axis (eq. 11), so a bin is at least r_max wide and
 // every blast that reaches a cell sits in one of the 3^3 bins around the cell's bin. The blasts of
-// a bin are threaded in a linked list (head per bin, next per blast). A flag per bin says whether
-// any of its 27 neighbours holds a blast, so cells far from every supernova cost one load.
+// a bin are threaded in a linked list (head per bin, next per blast). The search asks for a box
+// (an oct's or a group of octs' cell centres grown by r_max) rather than a point: the bins the box
+// overlaps are a subset of the union of its cells' 27-bin neighbourhoods. A flag per bin says
+// whether any of its 27 neighbours holds a blast, and one per super-bin of 8^3 bins whether it
+// holds one, so the octs far from every supernova — most of the mesh — cost a bit or two.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -30,25 +33,6 @@ class SupernovaBins {
 
   const std::array<int, 3>& bins_per_axis() const { return bins_; }
 
-  // Calls visit(i) for every image i in the 27 bins around x's bin (positions outside the box
-  // use the nearest bin, which still neighbours every bin a blast reaching x can sit in).
-  template <class Visit>
-  void for_each_candidate(const std::array<double, 3>& x, Visit&& visit) const {
-    std::array<int, 3> b{};
-    for (int d = 0; d < 3; ++d) b[d] = bin_along(d, x[d]);
-    if (!neighbourhood_occupied(flat(b))) return;
-    for (int i = b[0] - 1; i <= b[0] + 1; ++i) {
-      if (i < 0 || i >= bins_[0]) continue;
-      for (int j = b[1] - 1; j <= b[1] + 1; ++j) {
-        if (j < 0 || j >= bins_[1]) continue;
-        for (int k = b[2] - 1; k <= b[2] + 1; ++k) {
-          if (k < 0 || k >= bins_[2]) continue;
-          for (std::int32_t n = head_[flat({i, j, k})]; n >= 0; n = next_[static_cast<std::size_t>(n)]) visit(n);
-        }
-      }
-    }
-  }
-
   // False when no blast image lies in [box_lo, box_hi] (true may still find none): one bit per
   // super-bin of 8^3 bins, so a box of a few bins costs a few bits.
   bool may_hold_blast(const std::array<double, 3>& box_lo, const std::array<double, 3>& box_hi) const {
@@ -64,6 +48,7 @@ class SupernovaBins {
     return false;
   }
 
+  // Whether [box_lo, box_hi] overlaps at most three bins along every axis.
   bool spans_at_most_three_bins(const std::array<double, 3>& box_lo, const std::array<double, 3>& box_hi) const {
     for (int d = 0; d < 3; ++d)
       if (bin_along(d, box_hi[d]) - bin_along(d, box_lo[d]) > 2) return false;
