@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <optional>
@@ -121,6 +122,12 @@ Timing median(std::vector<Timing> runs) {
   return {middle(&Timing::wall), middle(&Timing::cpu)};
 }
 
+// The machine's one-minute load average: timings of a shared machine mean little without it.
+double load_average() {
+  double load[1] = {0.0};
+  return getloadavg(load, 1) == 1 ? load[0] : -1.0;
+}
+
 void report(std::ostream& out, const char* routine, std::size_t cells, const std::array<int, 3>& bins, double rmax, int repeats,
             const Timing& binned, const Timing& brute, bool identical) {
   char line[768];
@@ -128,9 +135,10 @@ void report(std::ostream& out, const char* routine, std::size_t cells, const std
                 "{\"routine\": \"%s\", \"n_sn\": %d, \"n_cells\": %zu, \"levelmin\": %d, \"levelmax\": %d, \"rmax\": %.6g, "
                 "\"bins_per_axis\": %d, \"threads\": %d, \"repeats\": %d, \"seconds_binned\": %.5f, \"seconds_brute\": %.5f, "
                 "\"cpu_seconds_binned\": %.5f, \"cpu_seconds_brute\": %.5f, \"speedup\": %.1f, \"cpu_speedup\": %.1f, "
-                "\"identical\": %s}\n",
+                "\"identical\": %s, \"load_average\": %.2f}\n",
                 routine, kSupernovae, cells, kLevelmin, kLevelmax, rmax, bins[0], omp_get_max_threads(), repeats, binned.wall,
-                brute.wall, binned.cpu, brute.cpu, brute.wall / binned.wall, brute.cpu / binned.cpu, identical ? "true" : "false");
+                brute.wall, binned.cpu, brute.cpu, brute.wall / binned.wall, brute.cpu / binned.cpu, identical ? "true" : "false",
+                load_average());
   out << line << std::flush;
 }
 

@@ -2,7 +2,10 @@
 // The two kernels of RAMSES' kinetic supernova feedback (pm/feedback.f90 average_SN and
 // Sedov_blast), written as the gathering scheme of seeds/000 §6.3: the outer loop runs over cells
 // (OpenMP), and each cell finds the blasts that reach it, either from the spatial bins (§6.2) or by
-// scanning every blast (the O(N_cells × N_SN) reference, sn_binning=.false.).
+// scanning every blast (the O(N_cells × N_SN) reference, sn_binning=.false.). The binned search
+// works per oct on top of §6.2, since the cells of an oct (and of a few neighbouring octs) share
+// their bins: groups of octs far from every blast are skipped at once, and the blasts near a group
+// are gathered once and tested per cell only when they reach the oct's box.
 //
 // Determinism: a cell's blasts are sorted by (event, image) before use, and average_SN's per-event
 // sums are taken over the cells in (level, Morton key, child) order — the order of the cell list —
@@ -28,8 +31,21 @@ struct LeafCells {
   std::vector<double> volume;
   std::vector<std::int32_t> level_child;  // level * 8 + child: with key, the cell's place in the global order
   std::vector<std::uint64_t> key;         // Morton key of the cell's oct
+  // The cells of one oct are a run of the list: oct g holds cells [oct_first[g], oct_first[g + 1]),
+  // whose centres lie in [oct_lo[g], oct_hi[g]]. The binned search works per oct, since an oct's
+  // cells share their bins and most octs are far from every blast.
+  std::vector<std::size_t> oct_first{0};
+  std::vector<std::array<double, 3>> oct_lo, oct_hi;
+  std::vector<std::uint64_t> oct_key;
+  // Runs of octs of one level sharing their Morton key but its last 6 bits (at most a cube of 4^3
+  // octs): run r holds octs [run_first[r], run_first[r + 1]) with centres in [run_lo[r], run_hi[r]].
+  // One test skips a whole run far from every blast.
+  std::vector<std::size_t> run_first{0};
+  std::vector<std::array<double, 3>> run_lo, run_hi;
 
   std::size_t size() const { return cell.size(); }
+  std::size_t octs() const { return oct_lo.size(); }
+  std::size_t runs() const { return run_lo.size(); }
 };
 
 template <int D>
