@@ -150,8 +150,8 @@ void declare_keys_of_unimplemented_blocks(core::SchemaBuilder& schema) {
                            {"jeans_ncells", "sf_virial", "sf_trelax", "sf_tdiss", "sf_model", "sf_log_properties",
                             "sf_imf", "sf_compressive"});
   schema.add_unimplemented("FEEDBACK_PARAMS", kStarFormation,
-                           {"eta_ssn", "ndebris", "f_esn", "mass_gmc", "kappa_ir", "delayed_cooling",
-                            "momentum_feedback", "ir_feedback", "ir_eff", "t_diss", "mass_star_max", "mass_sne_min"});
+                           {"eta_ssn", "ndebris", "f_esn", "mass_gmc", "kappa_ir",
+                            "momentum_feedback", "ir_feedback", "ir_eff", "mass_star_max", "mass_sne_min"});
   schema.add_unimplemented(
       "SINK_PARAMS", kSinks,
       {"n_sink", "rho_sink", "d_sink", "accretion_scheme", "merging_timescale", "ir_cloud_massive", "sink_soft",
