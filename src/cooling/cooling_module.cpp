@@ -29,6 +29,7 @@ CoolingModule<D>::CoolingModule(const core::ParameterSet& params, Tree& tree, pa
   smallr_ = params.get_real("HYDRO_PARAMS", "smallr");
   code_units_ = cooling_units(cosmology::physical_units(params_, nullptr, 0.0));
   level_time_.assign(static_cast<std::size_t>(tree_.levelmax()) + 1, 0.0);
+  if (params.get_bool("FEEDBACK_PARAMS", "delayed_cooling")) delayed_ = DelayedCooling{params.get_real("FEEDBACK_PARAMS", "t_diss")};
 }
 
 template <int D>
@@ -41,6 +42,10 @@ void CoolingModule<D>::connect(const std::vector<core::PhysicsModule<D>*>& /*mod
   if (settings_.metal) {
     metallicity_ = fields.find(hydro::metallicity_density_field);
     KOSMO_REQUIRE(metallicity_ >= 0, "cooling: metal=.true. but the gas carries no '" << hydro::metallicity_density_field << "' scalar");
+  }
+  if (delayed_) {
+    delay_scalar_ = fields.find(hydro::delayed_cooling_density_field(settings_.metal));
+    KOSMO_REQUIRE(delay_scalar_ >= 0, "cooling: delayed_cooling=.true. but the gas carries no delayed-cooling scalar");
   }
 }
 
@@ -90,6 +95,7 @@ void CoolingModule<D>::source_terms(int level, double dt) {
   std::array<const double*, D> momentum{};
   for (int d = 0; d < D; ++d) momentum[static_cast<std::size_t>(d)] = tree_.field(momentum_[static_cast<std::size_t>(d)]);
   const double* metal_density = metallicity_ >= 0 ? tree_.field(metallicity_) : nullptr;
+  double* delay_density = delay_scalar_ >= 0 ? tree_.field(delay_scalar_) : nullptr;
   const auto& octs = tree_.octs_at_level(level);
   // Per-oct energy sums, added in oct order afterwards: the totals do not depend on the threads.
   std::vector<double> radiated(octs.size(), 0.0), heated(octs.size(), 0.0);
@@ -120,7 +126,12 @@ void CoolingModule<D>::source_terms(int level, double dt) {
       }
       const double new_t2 = std::min(step.t2, s.t2max);
       const double per_t2 = density / (units.t2_per_code * (gamma - 1.0));  // code energy density per K of T2
-      const double new_thermal = new_t2 * per_t2;
+      double new_thermal = new_t2 * per_t2;
+      if (delay_density) {
+        // Delayed cooling (delayed_cooling.hpp): no net loss where the supernova scalar holds, then its decay.
+        if (DelayedCooling::holds(delay_density[cell], density)) new_thermal = DelayedCooling::held_energy(thermal, new_thermal);
+        delay_density[cell] = delayed_->decayed(delay_density[cell], dt_seconds);
+      }
       energy[cell] = kinetic + new_thermal;
       heated[i] += step.heating * per_t2 * volume;
       radiated[i] += (step.heating * per_t2 - (new_thermal - thermal)) * volume;

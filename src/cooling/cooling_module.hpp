@@ -16,6 +16,7 @@
 #include "cooling/cooling_parameters.hpp"
 #include "cooling/cooling_solver.hpp"
 #include "cooling/cooling_table.hpp"
+#include "cooling/delayed_cooling.hpp"
 #include "core/oct_tree.hpp"
 #include "core/parameters.hpp"
 #include "core/physics_module.hpp"
@@ -74,6 +75,8 @@ class CoolingModule final : public core::PhysicsModule<D> {
   const cosmology::CosmologicalModel* cosmology_ = nullptr;
   std::vector<double> level_time_;  // each level's step start, from update_forces
   int density_ = -1, energy_ = -1, metallicity_ = -1;
+  std::optional<DelayedCooling> delayed_;  // &FEEDBACK_PARAMS delayed_cooling
+  int delay_scalar_ = -1;                  // its passive scalar (conserved density)
   std::array<int, D> momentum_{};
   std::unique_ptr<CoolingTable> table_;
   double radiated_ = 0.0, heated_ = 0.0;  // this rank's totals

@@ -38,7 +38,6 @@ constexpr const char* kPassiveScalars = "passive scalars per region";
 constexpr const char* kScalarRefinement = "refinement on a passive scalar";
 constexpr const char* kDiffusion = "artificial diffusion (difmag)";
 constexpr const char* kStrictEquilibrium = "strict hydrostatic equilibrium";
-constexpr const char* kJeansRefinement = "Jeans-length refinement";
 constexpr const char* kMassCutRefinement = "refinement on particle mass (mass_cut_refine)";
 constexpr const char* kNoInflow = "no-inflow boundaries";
 constexpr const char* kMultipleFiles = "initial conditions split in one file per rank (multiple)";
@@ -71,7 +70,7 @@ void declare_features(core::SchemaBuilder& schema) {
   schema.declare_feature(kStarFormation);
   for (const char* feature :
        {kFluxAccretion, kChemistry, kMhd, kNonThermal, kPassiveScalars, kScalarRefinement,
-        kDiffusion, kStrictEquilibrium, kJeansRefinement, kMassCutRefinement, kNoInflow, kMultipleFiles, kGadget,
+        kDiffusion, kStrictEquilibrium, kMassCutRefinement, kNoInflow, kMultipleFiles, kGadget,
         kCollapse, kCicLevel, kStaticRuns, kScalarRemap, kRetiredPhysics, kPowerSpectrum, kCuramsesInitialConditions,
         kHoldback, kCuramsesOutputs, kPlmde, kAcoustic})
     schema.declare_feature(feature);
@@ -116,7 +115,6 @@ void declare_keys_of_implemented_blocks(core::SchemaBuilder& schema) {
   schema.add_unimplemented("HYDRO_PARAMS", kMhd,
                            {"riemann2d", "slope_mag_type", "eta_mag", "allow_switch_solver", "allow_switch_solver2d",
                             "switch_solv_b", "switch_solv_dens", "switch_solv_min_dens"});
-  schema.add_unimplemented_inert_at("REFINE_PARAMS", kJeansRefinement, "jeans_refine", -1.0);
   schema.add_unimplemented_inert_at("REFINE_PARAMS", kMassCutRefinement, "mass_cut_refine", -1.0);
   schema.add_unimplemented_inert_at("REFINE_PARAMS", kScalarRefinement, "ivar_refine", -1LL);
   schema.add_unimplemented_inert_at("REFINE_PARAMS", kScalarRefinement, "var_cut_refine", -1.0);
@@ -152,8 +150,8 @@ void declare_keys_of_unimplemented_blocks(core::SchemaBuilder& schema) {
                            {"jeans_ncells", "sf_virial", "sf_trelax", "sf_tdiss", "sf_model", "sf_log_properties",
                             "sf_imf", "sf_compressive"});
   schema.add_unimplemented("FEEDBACK_PARAMS", kStarFormation,
-                           {"eta_ssn", "ndebris", "f_esn", "mass_gmc", "kappa_ir", "delayed_cooling",
-                            "momentum_feedback", "ir_feedback", "ir_eff", "t_diss", "mass_star_max", "mass_sne_min"});
+                           {"eta_ssn", "ndebris", "f_esn", "mass_gmc", "kappa_ir",
+                            "momentum_feedback", "ir_feedback", "ir_eff", "mass_star_max", "mass_sne_min"});
   schema.add_unimplemented(
       "SINK_PARAMS", kSinks,
       {"ir_cloud_massive", "sink_soft", "mass_sink_direct_force", "check_energies",

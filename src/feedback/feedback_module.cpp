@@ -12,6 +12,7 @@
 #include "feedback/supernova_bins.hpp"
 #include "feedback/supernova_exchange.hpp"
 #include "hydro/hydro_module.hpp"
+#include "hydro/hydro_variables.hpp"
 
 namespace kosmo::feedback {
 namespace {
@@ -63,6 +64,10 @@ void FeedbackModule<D>::connect(const std::vector<core::PhysicsModule<D>*>& modu
   // The metals are the passive scalar named metallicity, when the run carries it.
   for (std::size_t k = static_cast<std::size_t>(D + 2); k < gas_fields_.size(); ++k)
     if (tree_.fields().info(gas_fields_[k]).name.find("metallicity") != std::string::npos) fields_.metal = gas_fields_[k];
+  if (settings_.delayed_cooling) {
+    delay_scalar_ = tree_.fields().find(hydro::delayed_cooling_density_field(fields_.metal >= 0));
+    KOSMO_REQUIRE(delay_scalar_ >= 0, "feedback: delayed_cooling=.true. but the gas carries no delayed-cooling scalar");
+  }
 }
 
 template <int D>
@@ -191,6 +196,9 @@ void FeedbackModule<D>::deposit_in_host_cell(const SupernovaEvent& event) {
   tree_.field(fields_.density)[host] += density;
   tree_.field(fields_.energy)[host] += 0.5 * density * kinetic + event.energy / volume;
   if (fields_.metal >= 0) tree_.field(fields_.metal)[host] += event.ejected_metal_mass / volume;
+  // RAMSES feedbk: the delayed-cooling scalar receives the ejecta of the thermal mode only
+  // (cooling/delayed_cooling.hpp); the kinetic mode's blasts leave it alone, as RAMSES' do.
+  if (delay_scalar_ >= 0 && settings_.mode == InjectionMode::thermal) tree_.field(delay_scalar_)[host] += density;
 }
 
 // RAMSES upload_fine and make_virtual_fine after kinetic_feedback: the refined cells take the mean of

@@ -70,6 +70,7 @@ class FeedbackModule final : public core::PhysicsModule<D>, public SupernovaSink
   bool cosmological_ = false;
   std::vector<int> gas_fields_;  // the gas's conservative fields (uold), restricted after injection
   GasFields fields_;
+  int delay_scalar_ = -1;  // delayed_cooling: the scalar that receives the ejecta (thermal mode)
   std::vector<SupernovaEvent> pending_;
   InjectionReport report_;
   InjectionReport injected_;

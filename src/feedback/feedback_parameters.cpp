@@ -24,6 +24,12 @@ void declare_parameters(core::SchemaBuilder& schema) {
                "mass loading factor; f_w > 0 selects the kinetic feedback (RAMSES average_SN + Sedov_blast), 0 the "
                "thermal feedback (energy, ejecta and metals into the cell holding the star). The loaded gas travels "
                "with the event's ejected mass, which star formation sets"),
+      logical_key("FEEDBACK_PARAMS", "delayed_cooling", false,
+                  "thermal feedback (f_w = 0): the supernova ejecta also go into a passive scalar (after the "
+                  "metallicity) that decays on t_diss; cooling cannot remove energy from a cell where it exceeds "
+                  "1e-3 of the gas density (RAMSES idelay; needs cooling=.true. to act)"),
+      real_key("FEEDBACK_PARAMS", "t_diss", 20.0, above(0.0),
+               "decay time of the delayed-cooling scalar, in Myr (delayed_cooling=.true. only)"),
       logical_key("FEEDBACK_PARAMS", "sn_binning", true,
                   "kosmo: find the cells within the blast radius of each supernova with the spatial hash binning of "
                   "seeds/000 §6.2 (.false.: the all-pairs scan of RAMSES, same results bit for bit, for reference)"),
@@ -37,6 +43,7 @@ FeedbackSettings feedback_settings(const core::ParameterSet& params) {
   settings.rbubble_pc = params.get_real("FEEDBACK_PARAMS", "rbubble");
   settings.kinetic_fraction = params.get_real("FEEDBACK_PARAMS", "f_ek");
   settings.binning = params.get_bool("FEEDBACK_PARAMS", "sn_binning");
+  settings.delayed_cooling = params.get_bool("FEEDBACK_PARAMS", "delayed_cooling");
   return settings;
 }
 

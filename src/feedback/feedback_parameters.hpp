@@ -18,6 +18,9 @@ struct FeedbackSettings {
   double rbubble_pc = 0.0;    // blast radius in pc; the radius is at least two finest cells
   double kinetic_fraction = 1.0;  // f_ek: share of the energy given as momentum in Sedov_blast
   bool binning = true;        // sn_binning: spatial hash binning (seeds/000 §6.2) or the all-pairs scan
+  // delayed_cooling: the thermal mode also adds the ejecta to the delayed-cooling scalar, which the
+  // cooling module reads and decays (RAMSES feedbk's idelay; cooling/delayed_cooling.hpp).
+  bool delayed_cooling = false;
 };
 
 void declare_parameters(core::SchemaBuilder& schema);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "cosmology/cosmological_model.hpp"
 #include "hydro/boundary_conditions.hpp"
 #include "hydro/equation_of_state.hpp"
 #include "hydro/hydro_parameters.hpp"
@@ -59,6 +60,7 @@ HydroModule<D>::HydroModule(const core::ParameterSet& params, Tree& tree, parall
       solver_(tree, solver_settings<D>(params)),
       init_regions_(init_regions(params)),
       gradients_(gradient_criteria(params)),
+      jeans_(jeans_criterion(params)),
       barotrope_(barotropic_eos(params)) {}
 
 template <int D>
@@ -67,6 +69,7 @@ void HydroModule<D>::connect(const std::vector<core::PhysicsModule<D>*>& /*modul
   std::array<int, D> acceleration{};
   for (int d = 0; d < D; ++d) acceleration[static_cast<std::size_t>(d)] = tree_.fields().find(std::string("acceleration_") + axis_letter(d));
   if (acceleration[0] < 0) return;
+  jeans_.gravity = true;
   solver_.set_gravity(acceleration);
   // Not in analysis snapshots; a restart that lacks it (a RAMSES-format output) recomputes the
   // forces, as it does for the potential itself.
@@ -106,9 +109,11 @@ void HydroModule<D>::set_initial_state() {
   }
 }
 
-// RAMSES hydro_flag: the gradient criteria (err_grad_*) on the primitive variables.
+// RAMSES hydro_flag: the gradient criteria (err_grad_*) on the primitive variables, then the
+// Jeans-length criterion (jeans_refine) in runs with gravity.
 template <int D>
 void HydroModule<D>::flag_cells(int level, std::vector<std::uint8_t>& flags) {
+  if (jeans_.on(level)) flag_by_jeans_length(level, flags);
   if (!gradients_.any()) return;
   const auto& s = solver_.settings().scheme;
   const auto& stencil = solver_.stencils().get(tree_, level);
@@ -138,6 +143,42 @@ void HydroModule<D>::flag_cells(int level, std::vector<std::uint8_t>& flags) {
         if (refine) flags[cell] = 1;
       }
   }
+}
+
+template <int D>
+void HydroModule<D>::flag_by_jeans_length(int level, std::vector<std::uint8_t>& flags) const {
+  const auto& s = solver_.settings().scheme;
+  const double n_jeans = jeans_.at_level(level);
+  const double dx = tree_.cell_size(level);
+  const int nvar = solver_.nvar();
+  std::vector<const double*> u(static_cast<std::size_t>(nvar));
+  for (int v = 0; v < nvar; ++v) u[static_cast<std::size_t>(v)] = tree_.field(solver_.uold_fields()[static_cast<std::size_t>(v)]);
+  const auto& octs = tree_.octs_at_level(level);
+#pragma omp parallel
+  {
+    std::vector<double> cell_u(static_cast<std::size_t>(nvar));
+#pragma omp for schedule(static)
+    for (std::size_t i = 0; i < octs.size(); ++i)
+      for (int c = 0; c < Tree::cells_per_oct; ++c) {
+        const core::CellIndex cell = Tree::cell_index(octs[i], c);
+        if (flags[cell]) continue;
+        for (int v = 0; v < nvar; ++v) cell_u[static_cast<std::size_t>(v)] = u[static_cast<std::size_t>(v)][cell];
+        const double rho = std::max(cell_u[0], s.smallr);
+        // With a barotrope the state's p / rho is the barotrope's after every step (impose_barotrope);
+        // taking it from the density also covers cells just made by refinement.
+        const double c2 = barotrope_ ? std::max(barotrope_->temperature(rho) / barotrope_->scale_t2, s.smallc * s.smallc)
+                                     : jeans_sound_speed_squared<D>(cell_u.data(), s.gamma, s.smallr, s.smallc);
+        if (jeans_refine_cell(dx, rho, c2, n_jeans, jeans_.poisson_factor)) flags[cell] = 1;
+      }
+  }
+}
+
+template <int D>
+void HydroModule<D>::update_forces(int /*level*/, std::optional<double> time) {
+  // RAMSES factG = 3 omega_m aexp / (8 pi): the Poisson factor of the latest solve's time. Before
+  // the run's first timed solve (initial refinement, a restart's first regrid) the factor stays at
+  // its previous value (4 pi, then the latest).
+  if (cosmology_ && time) jeans_.poisson_factor = cosmology_->poisson_factor(*time);
 }
 
 template <int D>

@@ -18,6 +18,7 @@
 #include "hydro/barotropic_eos.hpp"
 #include "hydro/hydro_solver.hpp"
 #include "hydro/initial_regions.hpp"
+#include "hydro/jeans_refinement.hpp"
 #include "hydro/refinement_criteria.hpp"
 #include "parallel/distributed_mesh.hpp"
 
@@ -47,6 +48,8 @@ class HydroModule final : public core::PhysicsModule<D> {
   void set_initial_condition(InitialCondition condition) { initial_condition_ = std::move(condition); }
 
   void connect(const std::vector<core::PhysicsModule<D>*>& modules) override;
+  // The Jeans criterion's gravitational constant follows aexp in a cosmological run.
+  void set_cosmology(const cosmology::CosmologicalModel* model) override { cosmology_ = model; }
   void set_initial_state() override;
   void flag_cells(int level, std::vector<std::uint8_t>& flags) override;
   core::StencilCaches<D, Key>* stencil_caches() override { return &solver_.stencils(); }
@@ -55,6 +58,8 @@ class HydroModule final : public core::PhysicsModule<D> {
   void after_regrid() override;
 
   void before_force_update(int level) override;
+  // Notes the time of the solve: the Jeans criterion of a cosmological run uses its Poisson factor.
+  void update_forces(int level, std::optional<double> time) override;
   void after_force_update(int level) override;
   void begin_level_step(int level) override;
   std::size_t advance(int level, double dt) override;
@@ -73,6 +78,8 @@ class HydroModule final : public core::PhysicsModule<D> {
   // RAMSES cooling_fine with barotropic_eos: the internal energy of the level's leaf cells set to
   // the barotrope's, the kinetic energy kept.
   void impose_barotrope(int level);
+  // RAMSES jeans_length_refine on the cells of `level` (hydro/jeans_refinement.hpp).
+  void flag_by_jeans_length(int level, std::vector<std::uint8_t>& flags) const;
   template <class Visit>
   void for_each_leaf(Visit&& visit) const;
 
@@ -83,6 +90,8 @@ class HydroModule final : public core::PhysicsModule<D> {
   std::vector<InitRegion> init_regions_;
   InitialCondition initial_condition_;
   GradientCriteria gradients_;
+  JeansCriterion jeans_;
+  const cosmology::CosmologicalModel* cosmology_ = nullptr;
   std::optional<BarotropicEos> barotrope_;  // &COOLING_PARAMS barotropic_eos / isothermal
   // Per cell, the half kick its gas has had with the force stored in acceleration_*: the next force
   // update removes exactly that. A field rather than a per-level number, so that a restart carries

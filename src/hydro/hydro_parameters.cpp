@@ -193,6 +193,11 @@ void declare_parameters(core::SchemaBuilder& schema) {
                      "per level from levelmin on: refine cells whose gas mass reaches m_refine * mass_sph "
                      "(-1 = off)"),
       real_key("REFINE_PARAMS", "mass_sph", 0.0, at_least(0), "mass unit of m_refine (code units)"),
+      // RAMSES jeans_length_refine (hydro/hydro_flag.f90), with gravity only: refine where
+      // jeans_refine * dx >= the Jeans length sqrt(pi c^2 / (G rho)) (hydro/jeans_refinement.hpp)
+      real_array_key("REFINE_PARAMS", "jeans_refine", kMaxLevel, -1.0, any_value(),
+                     "per level from levelmin on: refine cells whose Jeans length sqrt(pi c^2 / (G rho)) is at most "
+                     "jeans_refine cell sizes (needs poisson=.true.; <= 0 = off)"),
   });
 
   schema.declare_block("BOUNDARY_PARAMS", "Non-periodic boundaries, as RAMSES boxes of coarse cells outside the domain; kosmo "

@@ -27,6 +27,14 @@ inline std::string passive_scalar_name(int k, bool metallicity = false) {  // k 
   return name;
 }
 
+// With &FEEDBACK_PARAMS delayed_cooling=.true. the passive scalar after the metallicity (RAMSES
+// idelay = imetal + 1 with metals, imetal without) holds the supernova ejecta that switch cooling off
+// (docs/galaxy.md "Supernova feedback"); as in RAMSES' outputs it is named by its position, scalar_NN.
+inline int delayed_cooling_scalar(bool metallicity) { return metallicity ? 1 : 0; }
+inline std::string delayed_cooling_density_field(bool metallicity) {
+  return passive_scalar_name(delayed_cooling_scalar(metallicity), metallicity) + "_density";
+}
+
 // density, momentum_x.., total_energy, scalar_NN_density: the order of the solver's nvar variables.
 template <int D>
 std::vector<core::FieldInfo> conservative_fields(int npassive, bool metallicity = false) {

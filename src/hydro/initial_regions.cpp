@@ -53,9 +53,11 @@ std::vector<InitRegion> init_regions(const core::ParameterSet& params) {
 
 int passive_scalar_count(const core::ParameterSet& params) {
   // &COOLING_PARAMS metal=.true.: the first scalar is the metallicity (RAMSES imetal), so there is one.
+  // &FEEDBACK_PARAMS delayed_cooling=.true.: one more, after it (RAMSES idelay).
   const int metallicity = params.get_bool("COOLING_PARAMS", "metal") ? 1 : 0;
-  if (params.set_by_user("HYDRO_PARAMS", "npassive")) return std::max(metallicity, static_cast<int>(params.get_int("HYDRO_PARAMS", "npassive")));
-  int count = metallicity;
+  const int reserved = metallicity + (params.get_bool("FEEDBACK_PARAMS", "delayed_cooling") ? 1 : 0);
+  if (params.set_by_user("HYDRO_PARAMS", "npassive")) return std::max(reserved, static_cast<int>(params.get_int("HYDRO_PARAMS", "npassive")));
+  int count = reserved;
   for (const InitRegion& region : init_regions(params))
     for (int n = 0; n < kMaxPassive; ++n)
       if (region.scalars[static_cast<std::size_t>(n)] != 0.0) count = std::max(count, n + 1);

@@ -500,11 +500,13 @@ TEST(ParameterErrors, FeatureSwitchedOffIsNeverAnObstacle) {
       "&MOVIE_PARAMS imovout=10 /\n");
   const std::string line = p.ignored_summary();
   for (const char* fragment :
-       {"&RUN_PARAMS ncontrol", "&RUN_PARAMS clumpfind (off)", "&AMR_PARAMS nparttot", "&REFINE_PARAMS jeans_refine (off)",
+       {"&RUN_PARAMS ncontrol", "&RUN_PARAMS clumpfind (off)", "&AMR_PARAMS nparttot",
         "&CLUMPFIND_PARAMS (clumpfind off)",
         "&MOVIE_PARAMS (movie off)"})
     EXPECT_NE(line.find(fragment), std::string::npos) << fragment << " missing from: " << line;
   EXPECT_EQ(line.find('\n'), std::string::npos);
+  // jeans_refine is implemented (hydro/jeans_refinement.hpp): read, not ignored.
+  EXPECT_EQ(line.find("jeans_refine"), std::string::npos) << line;
   // Cooling's keys are implemented: read, not ignored, whatever the switch.
   EXPECT_EQ(line.find("COOLING_PARAMS"), std::string::npos) << line;
   EXPECT_EQ(load("&AMR_PARAMS levelmax=3 /").ignored_summary(), "");
