@@ -5,10 +5,14 @@
 // a neighbour oct does not exist (coarse-fine boundary) its cells take phi interpolated from the
 // coarser level (RAMSES interpol_phi; here triquadratic, coarse_interpolation.hpp). Outside a
 // non-periodic box phi is continued linearly.
+// Each coarse cell that stands in for a missing neighbour is interpolated once per call, for all
+// the fine octs it borders (CoarseChildPotentials), before the plain loop over the level's octs.
 // No MPI: phi must be valid on the owned and ghost cells of `level` and `level - 1`.
+#include <algorithm>
 #include <array>
-#include <optional>
+#include <cstdint>
 #include <span>
+#include <vector>
 
 #include "core/oct_stencil_cache.hpp"
 #include "core/oct_tree.hpp"
@@ -16,6 +20,48 @@
 #include "gravity/potential_gradient.hpp"
 
 namespace kosmo::gravity {
+
+// phi at the 2^D child positions of every coarser cell that stands in for a missing face neighbour
+// of an oct of the stencil's level (RAMSES interpol_phi; the cell's own phi where its neighbourhood
+// is unusable), each cell interpolated once though up to 2D fine octs border it. Sorted by cell.
+template <int D, class Key>
+class CoarseChildPotentials {
+ public:
+  using Tree = core::OctTree<D, Key>;
+  using Stencil = core::OctStencilCache<D, Key>;
+
+  // `faces`: the stencil offsets k whose missing octs are needed.
+  CoarseChildPotentials(const Tree& tree, const Stencil& stencil, int level, std::span<const int> faces, const double* phi) {
+    const std::size_t n = stencil.size(), nfaces = faces.size();
+    std::vector<core::CellIndex> wanted(n * nfaces, core::no_cell);
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t f = 0; f < nfaces; ++f)
+        if (stencil.neighbour_oct(i, faces[f]) == core::no_oct) wanted[i * nfaces + f] = stencil.coarse_cell(i, faces[f]);
+    wanted.erase(std::remove(wanted.begin(), wanted.end(), core::no_cell), wanted.end());
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    cells_ = std::move(wanted);
+    values_.resize(cells_.size() * Tree::cells_per_oct);
+#pragma omp parallel for schedule(static)
+    for (std::size_t u = 0; u < cells_.size(); ++u) {
+      const core::CellIndex coarse = cells_[u];
+      const CoarseNeighbourhood<D, Key> interpolation(tree, level - 1, tree.cell_coordinates(coarse), phi);
+      for (int c = 0; c < Tree::cells_per_oct; ++c)
+        values_[u * Tree::cells_per_oct + static_cast<std::size_t>(c)] = interpolation.usable() ? interpolation.child_value(c) : phi[coarse];
+    }
+  }
+
+  // The 2^D child values of `coarse`, which must be one of the cells gathered.
+  const double* children(core::CellIndex coarse) const {
+    const auto at = static_cast<std::size_t>(std::lower_bound(cells_.begin(), cells_.end(), coarse) - cells_.begin());
+    return values_.data() + at * Tree::cells_per_oct;
+  }
+
+ private:
+  std::vector<core::CellIndex> cells_;
+  std::vector<double> values_;
+};
 
 template <int D, class Key>
 void compute_acceleration(core::OctTree<D, Key>& tree, const core::OctStencilCache<D, Key>& stencil, int level, int phi_field,
@@ -40,6 +86,7 @@ void compute_acceleration(core::OctTree<D, Key>& tree, const core::OctStencilCac
     for (int d = 0; d < D; ++d) nonzero += Stencil::offset_along(k, d) != 0 ? 1 : 0;
     if (nonzero <= 1) gathered[static_cast<std::size_t>(ngathered++)] = k;
   }
+  const CoarseChildPotentials<D, Key> coarse_children(tree, stencil, level, std::span<const int>(gathered.data(), static_cast<std::size_t>(ngathered)), phi);
 
 #pragma omp parallel
   {
@@ -54,19 +101,12 @@ void compute_acceleration(core::OctTree<D, Key>& tree, const core::OctStencilCac
         const core::CellIndex coarse = stencil.coarse_cell(i, k);
         if (neighbour == core::no_oct && coarse < 0) continue;  // outside a non-periodic box
         // A missing neighbour oct takes phi interpolated from the coarser cell it would refine
-        // (RAMSES interpol_phi), gathered once for its 2^D children.
-        std::optional<CoarseNeighbourhood<D, Key>> interpolation;
-        if (neighbour == core::no_oct) interpolation.emplace(tree, level - 1, tree.cell_coordinates(coarse), phi);
+        // (RAMSES interpol_phi), interpolated once for every oct that borders it.
+        const double* source = neighbour != core::no_oct ? phi + Tree::cell_index(neighbour, 0) : coarse_children.children(coarse);
         for (int c = 0; c < Tree::cells_per_oct; ++c) {
           int index = 0;
           for (int d = 0; d < D; ++d) index += (2 * (Stencil::offset_along(k, d) + 1) + ((c >> d) & 1)) * stride(d);
-          double value = 0.0;
-          if (neighbour != core::no_oct) {
-            value = phi[Tree::cell_index(neighbour, c)];
-          } else {
-            value = interpolation->usable() ? interpolation->child_value(c) : phi[coarse];
-          }
-          block[static_cast<std::size_t>(index)] = value;
+          block[static_cast<std::size_t>(index)] = source[c];
           present[static_cast<std::size_t>(index)] = true;
         }
       }
