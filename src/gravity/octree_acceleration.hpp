@@ -6,7 +6,8 @@
 // coarser level (RAMSES interpol_phi; here triquadratic, coarse_interpolation.hpp). Outside a
 // non-periodic box phi is continued linearly.
 // Each coarse cell that stands in for a missing neighbour is interpolated once per call, for all
-// the fine octs it borders (CoarseChildPotentials), before the plain loop over the level's octs.
+// the fine octs it borders (CoarseChildPotentials), before the plain loop over the level's octs,
+// which reads the 2D face neighbours' values through one pointer each (no gathered block).
 // No MPI: phi must be valid on the owned and ghost cells of `level` and `level - 1`.
 #include <algorithm>
 #include <array>
@@ -68,77 +69,74 @@ void compute_acceleration(core::OctTree<D, Key>& tree, const core::OctStencilCac
                           const std::array<int, D>& acceleration_fields) {
   using Tree = core::OctTree<D, Key>;
   using Stencil = core::OctStencilCache<D, Key>;
-  constexpr int width = 6;  // local cell coordinate -2..3 along an axis stored at +2
-  constexpr int block_cells = D == 1 ? 6 : (D == 2 ? 36 : 216);
   const double* phi = tree.field(phi_field);
   const double h = tree.cell_size(level);
   const FivePointGradient gradient(h);
   std::array<double*, D> out{};
   for (int d = 0; d < D; ++d) out[static_cast<std::size_t>(d)] = tree.field(acceleration_fields[static_cast<std::size_t>(d)]);
-  auto stride = [](int d) { return d == 0 ? 1 : (d == 1 ? width : width * width); };
 
   // The five-point stencil along an axis reads only the oct's own cells and those of its 2D face
-  // neighbours (never an edge or corner neighbour), so only those are gathered.
-  std::array<int, 2 * D + 1> gathered{};
-  int ngathered = 0;
-  for (int k = 0; k < Stencil::neighbours; ++k) {
-    int nonzero = 0;
-    for (int d = 0; d < D; ++d) nonzero += Stencil::offset_along(k, d) != 0 ? 1 : 0;
-    if (nonzero <= 1) gathered[static_cast<std::size_t>(ngathered++)] = k;
+  // neighbours (never an edge or corner neighbour): face[d][side] is the stencil offset of the
+  // neighbour at side 0 (-1) or 1 (+1) along axis d.
+  constexpr int centre_offset = (Stencil::neighbours - 1) / 2;
+  std::array<std::array<int, 2>, D> face{};
+  std::array<int, 2 * D> faces{};
+  for (int d = 0, step = 1; d < D; ++d, step *= 3) {
+    face[static_cast<std::size_t>(d)] = {centre_offset - step, centre_offset + step};
+    faces[static_cast<std::size_t>(2 * d)] = centre_offset - step;
+    faces[static_cast<std::size_t>(2 * d + 1)] = centre_offset + step;
   }
-  const CoarseChildPotentials<D, Key> coarse_children(tree, stencil, level, std::span<const int>(gathered.data(), static_cast<std::size_t>(ngathered)), phi);
+  const CoarseChildPotentials<D, Key> coarse_children(tree, stencil, level, faces, phi);
 
-#pragma omp parallel
-  {
-    std::array<double, block_cells> block{};
-    std::array<bool, block_cells> present{};
-#pragma omp for schedule(static)
-    for (std::size_t i = 0; i < stencil.size(); ++i) {
-      present.fill(false);
-      for (int g = 0; g < ngathered; ++g) {
-        const int k = gathered[static_cast<std::size_t>(g)];
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < stencil.size(); ++i) {
+    const core::OctIndex o = stencil.oct(i);
+    // The 2^D values of each face neighbour: the same-level oct's cells, or a missing oct's phi
+    // interpolated from the coarser cell it would refine (RAMSES interpol_phi), or none outside a
+    // non-periodic box.
+    std::array<std::array<const double*, 2>, D> side{};
+    for (int d = 0; d < D; ++d)
+      for (int s = 0; s < 2; ++s) {
+        const int k = face[static_cast<std::size_t>(d)][static_cast<std::size_t>(s)];
         const core::OctIndex neighbour = stencil.neighbour_oct(i, k);
         const core::CellIndex coarse = stencil.coarse_cell(i, k);
-        if (neighbour == core::no_oct && coarse < 0) continue;  // outside a non-periodic box
-        // A missing neighbour oct takes phi interpolated from the coarser cell it would refine
-        // (RAMSES interpol_phi), interpolated once for every oct that borders it.
-        const double* source = neighbour != core::no_oct ? phi + Tree::cell_index(neighbour, 0) : coarse_children.children(coarse);
-        for (int c = 0; c < Tree::cells_per_oct; ++c) {
-          int index = 0;
-          for (int d = 0; d < D; ++d) index += (2 * (Stencil::offset_along(k, d) + 1) + ((c >> d) & 1)) * stride(d);
-          block[static_cast<std::size_t>(index)] = source[c];
-          present[static_cast<std::size_t>(index)] = true;
+        const double* values = nullptr;
+        if (neighbour != core::no_oct) {
+          values = phi + Tree::cell_index(neighbour, 0);
+        } else if (coarse >= 0) {
+          values = coarse_children.children(coarse);
         }
+        side[static_cast<std::size_t>(d)][static_cast<std::size_t>(s)] = values;
       }
-      const core::OctIndex o = stencil.oct(i);
-      for (int c = 0; c < Tree::cells_per_oct; ++c) {
-        int centre = 0;
-        for (int d = 0; d < D; ++d) centre += (2 + ((c >> d) & 1)) * stride(d);
-        for (int d = 0; d < D; ++d) {
-          // Outside a non-periodic box phi is continued linearly from the last two cells inside
-          // (zero-gradient continuation would halve the force in the wall cells). The cell itself
-          // is always inside; a wall cell has no cell at +-1 or +-2 on that side.
-          double line[5];  // phi at shifts -2..2
-          bool known[5];
-          for (int shift = -2; shift <= 2; ++shift) {
-            // Always within the block (the oct's cells sit 2 cells from its edges); the bound
-            // check states it for the compiler, which cannot see that d < D.
-            const int index = centre + shift * stride(d);
-            known[shift + 2] = index >= 0 && index < block_cells && present[static_cast<std::size_t>(index)];
-            line[shift + 2] = known[shift + 2] ? block[static_cast<std::size_t>(index)] : 0.0;
-          }
-          const auto inside = [&](int shift) { return shift == 0 || known[shift + 2]; };
-          for (int sign : {-1, 1}) {
-            if (!inside(sign)) {
-              const double slope = inside(-sign) ? line[2] - line[2 - sign] : 0.0;
-              line[2 + sign] = line[2] + slope;
-              line[2 + 2 * sign] = line[2] + 2.0 * slope;
-            } else if (!inside(2 * sign)) {
-              line[2 + 2 * sign] = 2.0 * line[2 + sign] - line[2];
-            }
-          }
-          out[static_cast<std::size_t>(d)][Tree::cell_index(o, c)] = gradient.acceleration(line[0], line[1], line[3], line[4]);
+    const double* own = phi + Tree::cell_index(o, 0);
+    for (int c = 0; c < Tree::cells_per_oct; ++c) {
+      for (int d = 0; d < D; ++d) {
+        // Along axis d the cells at shifts -2..2 sit at positions p = bit + shift (-2..3) of the
+        // row through the three octs: oct p / 2 (floor: -1, 0, 1), child bit p mod 2.
+        const int bit = (c >> d) & 1, others = c & ~(1 << d);
+        double line[5];  // phi at shifts -2..2
+        bool known[5];
+        for (int shift = -2; shift <= 2; ++shift) {
+          const int position = bit + shift;
+          const int oct = position < 0 ? -1 : (position > 1 ? 1 : 0);
+          const double* values = oct == 0 ? own : side[static_cast<std::size_t>(d)][oct < 0 ? 0 : 1];
+          known[shift + 2] = values != nullptr;
+          line[shift + 2] = values ? values[others | ((position - 2 * oct) << d)] : 0.0;
         }
+        // Outside a non-periodic box phi is continued linearly from the last two cells inside
+        // (zero-gradient continuation would halve the force in the wall cells). The cell itself
+        // is always inside; a wall cell has no cell at +-1 or +-2 on that side.
+        const auto inside = [&](int shift) { return shift == 0 || known[shift + 2]; };
+        for (int sign : {-1, 1}) {
+          if (!inside(sign)) {
+            const double slope = inside(-sign) ? line[2] - line[2 - sign] : 0.0;
+            line[2 + sign] = line[2] + slope;
+            line[2 + 2 * sign] = line[2] + 2.0 * slope;
+          } else if (!inside(2 * sign)) {
+            line[2 + 2 * sign] = 2.0 * line[2 + sign] - line[2];
+          }
+        }
+        out[static_cast<std::size_t>(d)][Tree::cell_index(o, c)] = gradient.acceleration(line[0], line[1], line[3], line[4]);
       }
     }
   }
