@@ -108,12 +108,6 @@ void LevelGravity<D>::connect(const std::vector<core::PhysicsModule<D>*>& module
   sources_.clear();
   for (core::PhysicsModule<D>* module : modules)
     if (module != this) sources_.push_back(module);
-  // The force stencil reads the same neighbour octs as the hydro update (owned octs, no ghosts): one
-  // cache serves both, so the finest level's stencil, whose mesh does not change between the force
-  // update and the hydro step, is looked up once instead of twice per substep.
-  shared_stencils_ = nullptr;
-  for (core::PhysicsModule<D>* module : sources_)
-    if (!shared_stencils_) shared_stencils_ = module->stencil_caches();
 }
 
 template <int D>
@@ -342,8 +336,7 @@ void LevelGravity<D>::solve_level(int level, std::optional<double> time) {
     }
     reports_[static_cast<std::size_t>(level)] = report;
     start = Clock::now();
-    core::StencilCaches<D, Key>& stencils = shared_stencils_ ? *shared_stencils_ : stencils_;
-    gravity::compute_acceleration<D, Key>(tree_, stencils.get(tree_, level), level, phi_, acceleration_);
+    gravity::compute_acceleration<D, Key>(tree_, level, phi_, acceleration_);
     timers_.add("gravity - acceleration", start);
     start = Clock::now();
     restore_coarser_potential(level, coarse_potential);

@@ -12,12 +12,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <span>
 #include <vector>
 
-#include "core/oct_stencil_cache.hpp"
 #include "core/oct_tree.hpp"
 #include "gravity/coarse_interpolation.hpp"
+#include "gravity/face_neighbours.hpp"
 #include "gravity/potential_gradient.hpp"
 
 namespace kosmo::gravity {
@@ -29,16 +28,16 @@ template <int D, class Key>
 class CoarseChildPotentials {
  public:
   using Tree = core::OctTree<D, Key>;
-  using Stencil = core::OctStencilCache<D, Key>;
+  using Faces = FaceNeighbours<D, Key>;
 
-  // `faces`: the stencil offsets k whose missing octs are needed.
-  CoarseChildPotentials(const Tree& tree, const Stencil& stencil, int level, std::span<const int> faces, const double* phi) {
-    const std::size_t n = stencil.size(), nfaces = faces.size();
+  CoarseChildPotentials(const Tree& tree, const Faces& neighbours, int level, const double* phi) {
+    const std::size_t n = neighbours.size();
+    constexpr auto nfaces = static_cast<std::size_t>(Faces::faces);
     std::vector<core::CellIndex> wanted(n * nfaces, core::no_cell);
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t f = 0; f < nfaces; ++f)
-        if (stencil.neighbour_oct(i, faces[f]) == core::no_oct) wanted[i * nfaces + f] = stencil.coarse_cell(i, faces[f]);
+      for (int f = 0; f < Faces::faces; ++f)
+        if (neighbours.neighbour_oct(i, f) == core::no_oct) wanted[i * nfaces + static_cast<std::size_t>(f)] = neighbours.coarse_cell(i, f);
     wanted.erase(std::remove(wanted.begin(), wanted.end(), core::no_cell), wanted.end());
     std::sort(wanted.begin(), wanted.end());
     wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
@@ -65,10 +64,8 @@ class CoarseChildPotentials {
 };
 
 template <int D, class Key>
-void compute_acceleration(core::OctTree<D, Key>& tree, const core::OctStencilCache<D, Key>& stencil, int level, int phi_field,
-                          const std::array<int, D>& acceleration_fields) {
+void compute_acceleration(core::OctTree<D, Key>& tree, int level, int phi_field, const std::array<int, D>& acceleration_fields) {
   using Tree = core::OctTree<D, Key>;
-  using Stencil = core::OctStencilCache<D, Key>;
   const double* phi = tree.field(phi_field);
   const double h = tree.cell_size(level);
   const FivePointGradient gradient(h);
@@ -76,30 +73,21 @@ void compute_acceleration(core::OctTree<D, Key>& tree, const core::OctStencilCac
   for (int d = 0; d < D; ++d) out[static_cast<std::size_t>(d)] = tree.field(acceleration_fields[static_cast<std::size_t>(d)]);
 
   // The five-point stencil along an axis reads only the oct's own cells and those of its 2D face
-  // neighbours (never an edge or corner neighbour): face[d][side] is the stencil offset of the
-  // neighbour at side 0 (-1) or 1 (+1) along axis d.
-  constexpr int centre_offset = (Stencil::neighbours - 1) / 2;
-  std::array<std::array<int, 2>, D> face{};
-  std::array<int, 2 * D> faces{};
-  for (int d = 0, step = 1; d < D; ++d, step *= 3) {
-    face[static_cast<std::size_t>(d)] = {centre_offset - step, centre_offset + step};
-    faces[static_cast<std::size_t>(2 * d)] = centre_offset - step;
-    faces[static_cast<std::size_t>(2 * d + 1)] = centre_offset + step;
-  }
-  const CoarseChildPotentials<D, Key> coarse_children(tree, stencil, level, faces, phi);
+  // neighbours (never an edge or corner neighbour).
+  const FaceNeighbours<D, Key> neighbours(tree, level);
+  const CoarseChildPotentials<D, Key> coarse_children(tree, neighbours, level, phi);
 
 #pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < stencil.size(); ++i) {
-    const core::OctIndex o = stencil.oct(i);
+  for (std::size_t i = 0; i < neighbours.size(); ++i) {
+    const core::OctIndex o = neighbours.oct(i);
     // The 2^D values of each face neighbour: the same-level oct's cells, or a missing oct's phi
     // interpolated from the coarser cell it would refine (RAMSES interpol_phi), or none outside a
     // non-periodic box.
     std::array<std::array<const double*, 2>, D> side{};
     for (int d = 0; d < D; ++d)
       for (int s = 0; s < 2; ++s) {
-        const int k = face[static_cast<std::size_t>(d)][static_cast<std::size_t>(s)];
-        const core::OctIndex neighbour = stencil.neighbour_oct(i, k);
-        const core::CellIndex coarse = stencil.coarse_cell(i, k);
+        const core::OctIndex neighbour = neighbours.neighbour_oct(i, 2 * d + s);
+        const core::CellIndex coarse = neighbours.coarse_cell(i, 2 * d + s);
         const double* values = nullptr;
         if (neighbour != core::no_oct) {
           values = phi + Tree::cell_index(neighbour, 0);
