@@ -336,7 +336,7 @@ void LevelGravity<D>::solve_level(int level, std::optional<double> time) {
     }
     reports_[static_cast<std::size_t>(level)] = report;
     start = Clock::now();
-    gravity::compute_acceleration<D, Key>(tree_, stencils_.get(tree_, level), level, phi_, acceleration_);
+    gravity::compute_acceleration<D, Key>(tree_, level, phi_, acceleration_);
     timers_.add("gravity - acceleration", start);
     start = Clock::now();
     restore_coarser_potential(level, coarse_potential);

@@ -22,7 +22,6 @@
 #include <string>
 #include <vector>
 
-#include "core/oct_stencil_cache.hpp"
 #include "core/oct_tree.hpp"
 #include "core/parameters.hpp"
 #include "core/physics_module.hpp"
@@ -133,7 +132,6 @@ class LevelGravity final : public core::PhysicsModule<D> {
   std::unique_ptr<gravity::BaseLevelFft<D>> fft_;
   std::uint64_t fft_generation_ = 0;  // the mesh generation the FFT's exchange partners were built for
   long long fft_redistributions_ = -1;
-  core::StencilCaches<D, Key> stencils_;
   std::vector<gravity::OctreeMultigridReport> reports_;
 };
 
