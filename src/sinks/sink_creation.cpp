@@ -13,6 +13,7 @@
 #include <bit>
 #include <cmath>
 
+#include "parallel/gather_everywhere.hpp"
 #include "sinks/sink_module.hpp"
 #include "star_formation/physical_units.hpp"
 
@@ -71,15 +72,7 @@ void SinkModule<D>::create_sinks(int level, double time) {
       for (int d = 0; d < D; ++d) local.push_back(x[static_cast<std::size_t>(d)]);
       for (int d = 0; d < D; ++d) local.push_back(tree_.field(momentum_[static_cast<std::size_t>(d)])[cell] / rho[cell]);
     }
-  std::vector<double> all = local;
-  if (mesh_.distributed()) {
-    const int count = static_cast<int>(local.size());
-    std::vector<int> counts(static_cast<std::size_t>(mesh_.nrank())), offsets(static_cast<std::size_t>(mesh_.nrank()), 0);
-    MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, mesh_.comm());
-    for (std::size_t r = 1; r < counts.size(); ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
-    all.assign(static_cast<std::size_t>(offsets.back() + counts.back()), 0.0);
-    MPI_Allgatherv(local.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, mesh_.comm());
-  }
+  const std::vector<double> all = mesh_.distributed() ? parallel::gather_everywhere(local, mesh_.comm()) : local;
   // Densest first (then key, child): the same order on every rank.
   std::vector<std::size_t> order(all.size() / width);
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/parameter_schema.hpp"
 #include "cosmology/cosmological_model.hpp"
+#include "parallel/gather_everywhere.hpp"
 #include "star_formation/counter_random.hpp"
 #include "star_formation/physical_units.hpp"
 #include "star_formation/star_attributes.hpp"
@@ -264,15 +265,7 @@ std::vector<std::int64_t> StarFormationModule<D>::star_identities(const std::vec
   for (const auto& cell : cells) all.insert(all.end(), {cell[0], cell[1]});
   if (mesh_.distributed()) {
     MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_INT64_T, MPI_MAX, mesh_.comm());
-    int size = 1;
-    MPI_Comm_size(mesh_.comm(), &size);
-    const int local = static_cast<int>(all.size());
-    std::vector<int> counts(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size), 0);
-    MPI_Allgather(&local, 1, MPI_INT, counts.data(), 1, MPI_INT, mesh_.comm());
-    for (int r = 1; r < size; ++r) offsets[static_cast<std::size_t>(r)] = offsets[static_cast<std::size_t>(r - 1)] + counts[static_cast<std::size_t>(r - 1)];
-    std::vector<std::uint64_t> gathered(static_cast<std::size_t>(offsets.back() + counts.back()));
-    MPI_Allgatherv(all.data(), local, MPI_UINT64_T, gathered.data(), counts.data(), offsets.data(), MPI_UINT64_T, mesh_.comm());
-    all = std::move(gathered);
+    all = parallel::gather_everywhere(all, mesh_.comm());
   }
   // One level per call: (key, child) orders the cells of the level.
   std::vector<std::array<std::uint64_t, 2>> sorted;

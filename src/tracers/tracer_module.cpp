@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "parallel/gather_everywhere.hpp"
 #include "parallel/particle_migration.hpp"
 #include "particles/particle_locate.hpp"
 #include "particles/particle_mesh.hpp"
@@ -34,14 +35,7 @@ std::vector<SeededCell> all_cells(const std::vector<SeededCell>& mine, MPI_Comm 
     constexpr int fields = 5;
     std::vector<std::int64_t> packed;
     for (const SeededCell& c : mine) packed.insert(packed.end(), {c.level, c.coordinates[0], c.coordinates[1], c.coordinates[2], c.count});
-    int size = 1;
-    MPI_Comm_size(comm, &size);
-    const int local = static_cast<int>(packed.size());
-    std::vector<int> counts(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size), 0);
-    MPI_Allgather(&local, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
-    for (int r = 1; r < size; ++r) offsets[static_cast<std::size_t>(r)] = offsets[static_cast<std::size_t>(r - 1)] + counts[static_cast<std::size_t>(r - 1)];
-    std::vector<std::int64_t> gathered(static_cast<std::size_t>(offsets.back() + counts.back()));
-    MPI_Allgatherv(packed.data(), local, MPI_INT64_T, gathered.data(), counts.data(), offsets.data(), MPI_INT64_T, comm);
+    const std::vector<std::int64_t> gathered = parallel::gather_everywhere(packed, comm);
     all.clear();
     for (std::size_t i = 0; i + fields <= gathered.size(); i += fields)
       all.push_back({gathered[i], {gathered[i + 1], gathered[i + 2], gathered[i + 3]}, gathered[i + 4]});
