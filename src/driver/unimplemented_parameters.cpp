@@ -39,7 +39,6 @@ constexpr const char* kScalarRefinement = "refinement on a passive scalar";
 constexpr const char* kDiffusion = "artificial diffusion (difmag)";
 constexpr const char* kStrictEquilibrium = "strict hydrostatic equilibrium";
 constexpr const char* kMassCutRefinement = "refinement on particle mass (mass_cut_refine)";
-constexpr const char* kNoInflow = "no-inflow boundaries";
 constexpr const char* kMultipleFiles = "initial conditions split in one file per rank (multiple)";
 constexpr const char* kGadget = "Gadget-format outputs";
 constexpr const char* kCollapse = "levels following the dark matter collapse (nlevel_collapse)";
@@ -70,7 +69,7 @@ void declare_features(core::SchemaBuilder& schema) {
   schema.declare_feature(kStarFormation);
   for (const char* feature :
        {kFluxAccretion, kChemistry, kMhd, kNonThermal, kPassiveScalars, kScalarRefinement,
-        kDiffusion, kStrictEquilibrium, kMassCutRefinement, kNoInflow, kMultipleFiles, kGadget,
+        kDiffusion, kStrictEquilibrium, kMassCutRefinement, kMultipleFiles, kGadget,
         kCollapse, kCicLevel, kStaticRuns, kScalarRemap, kRetiredPhysics, kPowerSpectrum, kCuramsesInitialConditions,
         kHoldback, kCuramsesOutputs, kPlmde, kAcoustic})
     schema.declare_feature(feature);
@@ -122,7 +121,6 @@ void declare_keys_of_implemented_blocks(core::SchemaBuilder& schema) {
                            {"err_grad_a", "err_grad_b", "err_grad_c", "err_grad_b2", "floor_a", "floor_b", "floor_c",
                             "floor_b2", "interpol_mag_type"});
   schema.add_unimplemented("REFINE_PARAMS", kHoldback, {"q_refine_holdback"});
-  schema.add_unimplemented_inert_at("BOUNDARY_PARAMS", kNoInflow, "no_inflow", false);
   schema.add_unimplemented("BOUNDARY_PARAMS", kPassiveScalars, {"var_bound"});
   schema.add_unimplemented("BOUNDARY_PARAMS", kNonThermal, {"prad_bound"});
   schema.add_unimplemented("BOUNDARY_PARAMS", kMhd, {"a_bound", "b_bound", "c_bound"});

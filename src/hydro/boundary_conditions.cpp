@@ -64,6 +64,7 @@ BoxBoundaries<D> box_boundaries(const core::ParameterSet& params) {
   for (int k = 0; k < 5; ++k)
     states[static_cast<std::size_t>(k)] = params.get_real_array("BOUNDARY_PARAMS", state_keys[k]);
   const double smallr = params.get_real("HYDRO_PARAMS", "smallr");
+  const bool no_inflow = params.get_bool("BOUNDARY_PARAMS", "no_inflow");
 
   BoxBoundaries<D> box;
   std::vector<RawBoundary> used;  // the entries that became a face, for the corner check below
@@ -110,6 +111,7 @@ BoxBoundaries<D> box_boundaries(const core::ParameterSet& params) {
     face.type = static_cast<BoundaryType>(b.type);
     face.state = b.state;
     face.smallr = smallr;
+    face.no_inflow = no_inflow && face.type == BoundaryType::outflow;
     face.source = b.index;
     used.push_back(b);
   }

@@ -24,6 +24,7 @@ struct BoundaryFace {
   BoundaryType type = BoundaryType::periodic;
   std::array<double, 5> state{};  // inflow only: rho, u, v, w, p (d_bound, u_bound, v_bound, w_bound, p_bound)
   double smallr = 1e-10;          // &HYDRO_PARAMS smallr: RAMSES floors the imposed density with it
+  bool no_inflow = false;         // outflow only, &BOUNDARY_PARAMS no_inflow: no gas enters through this face
   int source = 0;                 // 1-based index of the &BOUNDARY_PARAMS entry; 0 for a periodic face
 };
 
@@ -58,24 +59,33 @@ inline std::int64_t boundary_reference_cell(BoundaryType type, std::int64_t ghos
 // Conservative state [rho, rho v_0 .. rho v_{D-1}, E, rho s_0 ..] of a ghost cell beyond `face`
 // (on side `side` of `axis`), from the interior cell boundary_reference_cell() names:
 //  reflecting: the interior cell with the momentum normal to the face negated;
-//  outflow:    the interior cell unchanged (RAMSES removes and adds back the kinetic energy, a no-op
-//              without no_inflow, which kosmo does not implement);
+//  outflow:    the interior cell unchanged; with no_inflow the momentum normal to the face is clipped
+//              so that it points out of the box (<= 0 on a low face, >= 0 on a high one) and the
+//              kinetic energy in E follows it (RAMSES make_boundary_hydro, which divides by
+//              max(rho, smallr));
 //  inflow:     the imposed primitive state converted as RAMSES read_hydro_params does: density
 //              floored at smallr, momentum d_bound * u_bound, E = kinetic + p_bound / (gamma - 1),
 //              passive scalars 0 (var_bound is not implemented).
 template <int D>
 inline void boundary_ghost_state(const BoundaryFace& face, int axis, int side, double gamma, int npassive,
                                  const double* interior_mirror_cell_u, double* ghost_u) {
-  (void)side;  // kept for no_inflow, which needs to know the outward direction
   const int nvar = D + 2 + npassive;
   switch (face.type) {
     case BoundaryType::reflecting:
       for (int v = 0; v < nvar; ++v) ghost_u[v] = interior_mirror_cell_u[v];
       ghost_u[1 + axis] = -interior_mirror_cell_u[1 + axis];
       return;
-    case BoundaryType::outflow:
+    case BoundaryType::outflow: {
       for (int v = 0; v < nvar; ++v) ghost_u[v] = interior_mirror_cell_u[v];
+      if (!face.no_inflow) return;
+      const double momentum = ghost_u[1 + axis];
+      const double clipped = side == 0 ? (momentum < 0.0 ? momentum : 0.0) : (momentum > 0.0 ? momentum : 0.0);
+      if (clipped == momentum) return;
+      const double rho = ghost_u[0] > face.smallr ? ghost_u[0] : face.smallr;
+      ghost_u[D + 1] += 0.5 * (clipped * clipped - momentum * momentum) / rho;
+      ghost_u[1 + axis] = clipped;
       return;
+    }
     case BoundaryType::inflow: {
       const double d = face.state[0];
       double kinetic = 0.0;

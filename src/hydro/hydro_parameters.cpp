@@ -226,6 +226,9 @@ void declare_parameters(core::SchemaBuilder& schema) {
       real_array_key("BOUNDARY_PARAMS", "v_bound", kMaxBound, 0.0, any_value(), "per inflow boundary: y velocity"),
       real_array_key("BOUNDARY_PARAMS", "w_bound", kMaxBound, 0.0, any_value(), "per inflow boundary: z velocity"),
       real_array_key("BOUNDARY_PARAMS", "p_bound", kMaxBound, 0.0, at_least(0), "per inflow boundary: pressure"),
+      logical_key("BOUNDARY_PARAMS", "no_inflow", false,
+                  "outflow boundaries let gas out only: the ghost's momentum normal to the face is clipped to point "
+                  "out of the box (RAMSES make_boundary_hydro)"),
   });
 
   schema.add_check(&check_regions);

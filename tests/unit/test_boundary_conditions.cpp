@@ -176,6 +176,42 @@ TEST(BoundaryGhostState, OutflowCopies) {
   EXPECT_EQ(ghost, interior);
 }
 
+TEST(BoundaryGhostState, NoInflowClipsTheInwardNormalMomentumAndItsKineticEnergy) {
+  BoundaryFace face;
+  face.type = BoundaryType::outflow;
+  face.no_inflow = true;
+  face.smallr = 1e-10;
+  // 3-D, rho = 2, momentum (0.4, -0.6, 0.8), E = 3, one scalar.
+  const std::array<double, 6> interior = {2.0, 0.4, -0.6, 0.8, 3.0, 0.5};
+  std::array<double, 6> ghost{};
+  // Low x face: positive x momentum flows into the box, so it is set to 0 and E loses 0.4^2 / (2 rho).
+  boundary_ghost_state<3>(face, 0, 0, 1.4, 1, interior.data(), ghost.data());
+  EXPECT_EQ(ghost[1], 0.0);
+  EXPECT_EQ(ghost[2], -0.6);
+  EXPECT_EQ(ghost[3], 0.8);
+  EXPECT_DOUBLE_EQ(ghost[4], 3.0 - 0.5 * 0.16 / 2.0);
+  EXPECT_EQ(ghost[0], 2.0);
+  EXPECT_EQ(ghost[5], 0.5);
+  // High x face: positive x momentum leaves the box: the ghost is a plain copy.
+  boundary_ghost_state<3>(face, 0, 1, 1.4, 1, interior.data(), ghost.data());
+  EXPECT_EQ(ghost, interior);
+  // Low y face: negative y momentum leaves: copy. High y face: it would enter: clipped.
+  boundary_ghost_state<3>(face, 1, 0, 1.4, 1, interior.data(), ghost.data());
+  EXPECT_EQ(ghost, interior);
+  boundary_ghost_state<3>(face, 1, 1, 1.4, 1, interior.data(), ghost.data());
+  EXPECT_EQ(ghost[2], 0.0);
+  EXPECT_DOUBLE_EQ(ghost[4], 3.0 - 0.5 * 0.36 / 2.0);
+}
+
+TEST(BoxBoundaries, NoInflowAppliesToOutflowFacesOnly) {
+  const BoxBoundaries<1> box =
+      box_boundaries<1>(load("&BOUNDARY_PARAMS nboundary=2 ibound_min=-1,1 ibound_max=-1,1 bound_type=2,1 no_inflow=.true. /"));
+  EXPECT_TRUE(box.face(0, 0).no_inflow);
+  EXPECT_FALSE(box.face(0, 1).no_inflow);  // reflecting: the switch has no meaning there (RAMSES: outflow code only)
+  const BoxBoundaries<1> plain = box_boundaries<1>(load("&BOUNDARY_PARAMS nboundary=2 ibound_min=-1,1 ibound_max=-1,1 bound_type=2,2 /"));
+  EXPECT_FALSE(plain.face(0, 0).no_inflow);
+}
+
 TEST(BoundaryGhostState, InflowImposesTheConservativeStateOfRamses) {
   BoundaryFace face;
   face.type = BoundaryType::inflow;
