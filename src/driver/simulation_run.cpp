@@ -241,15 +241,21 @@ void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm com
   // and Compton heating minus what it radiated, and the supernovae injected. econs counts them.
   const auto* cooling = sim.template find_module<cooling::CoolingModule<D>>();
   const auto* feedback = sim.template find_module<feedback::FeedbackModule<D>>();
-  const bool forms_stars = sim.template find_module<star_formation::StarFormationModule<D>>() != nullptr;
+  const auto* stars = sim.template find_module<star_formation::StarFormationModule<D>>();
+  const bool forms_stars = stars != nullptr;
   const double cooling_gain = cooling ? cooling->heating_energy() - cooling->radiated_energy() : 0.0;  // collective
-  const double supernova_energy = feedback ? feedback->injected_since_start().energy : 0.0;
+  const double supernova_energy = feedback ? feedback->injected_since_start().explosion_energy : 0.0;
+  // Star formation's (the thermal energy of the gas stars take, the polytrope floor) and the pressure
+  // fix's non-conservative changes.
+  const double star_energy = stars ? sim.mesh().sum(stars->energy_to_stars() + stars->polytrope_floor_energy()) : 0.0;  // collective
+  const bool fixes_pressure = sim.gas() && sim.hydro().settings().scheme.pressure_fix;
+  const double fix_energy = fixes_pressure ? sim.mesh().sum(sim.hydro().pressure_fix_energy()) : 0.0;  // collective
   std::vector<long long> octs(static_cast<std::size_t>(sim.tree().levelmax()) + 1, 0);
   for (int l = 1; l <= sim.tree().levelmax(); ++l) octs[static_cast<std::size_t>(l)] = static_cast<long long>(sim.tree().octs_at_level(l).size());
   if (sim.mesh().distributed()) MPI_Allreduce(MPI_IN_PLACE, octs.data(), static_cast<int>(octs.size()), MPI_LONG_LONG, MPI_SUM, comm);
   if (rank != 0) return;
   const double econs = cosmic.layzer_irvine ? cosmic.layzer_irvine->relative_residual()
-                                            : relative_change(now[energy] + potential - cooling_gain - supernova_energy, initial_energy);
+                                            : relative_change(now[energy] + potential - cooling_gain - supernova_energy - star_energy - fix_energy, initial_energy);
   char line[256];
   std::snprintf(line, sizeof line, " Main step=%7lld t=%12.5e dt=%10.3e mcons=%10.2e econs=%10.2e", sim.step(), sim.time(), dt,
                 relative_change(now[0], initial[0]), econs);
@@ -285,7 +291,11 @@ void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm com
     log << line;
   }
   if (forms_stars) {
-    std::snprintf(line, sizeof line, " Esn=%11.4e", supernova_energy);
+    std::snprintf(line, sizeof line, " Esn=%11.4e Esf=%11.4e", supernova_energy, star_energy);
+    log << line;
+  }
+  if (fixes_pressure) {
+    std::snprintf(line, sizeof line, " Efix=%11.4e", fix_energy);
     log << line;
   }
   // Metals: gas + stars, the supernovae's net metals since the start, and the relative residual of
