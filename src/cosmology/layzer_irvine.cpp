@@ -13,7 +13,7 @@ LayzerIrvine::Proper LayzerIrvine::proper(const EnergySample& code) {
   return {code.aexp, code.kinetic * to_proper, code.thermal * to_proper, code.potential * to_proper};
 }
 
-void LayzerIrvine::add(const EnergySample& code) {
+void LayzerIrvine::add(const EnergySample& code, double added_code) {
   const Proper now = proper(code);
   if (samples_ == 0) {
     first_ = now;
@@ -22,11 +22,13 @@ void LayzerIrvine::add(const EnergySample& code) {
                                                                                                       << last_.aexp << ")");
     const double da = now.aexp - last_.aexp;
     integral_ += 0.5 * da * (source(last_) + source(now));  // trapezoid rule
+    integral_ -= (added_code - last_added_) / (0.5 * (last_.aexp + now.aexp));  // a dQ, dQ = dQ_code / a^2
     const double step = da / last_.aexp;
     step_measure_ += step * step;
     largest_step_ = std::max(largest_step_, step);
   }
   last_ = now;
+  last_added_ = added_code;
   ++samples_;
 }
 

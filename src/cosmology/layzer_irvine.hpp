@@ -9,6 +9,10 @@
 //     R(a) = a (K + U + W) - a_0 (K_0 + U_0 + W_0) + integral_{a_0}^{a} (K + (3 gamma - 4) U) da'
 // vanishes for the exact solution. The integral is accumulated with the trapezoid rule over the
 // samples handed in (one per coarse step). R is reported relative to a |W| at the latest sample.
+// Energy the modules add to the box or take from it (cooling, supernovae, star formation, the
+// pressure fix: the step log's account, docs/galaxy.md "Energy accounting"), dQ proper, enters as
+//     d/da [a (K + U + W)] = -(K + (3 gamma - 4) U) + a dQ/da,
+// so R also subtracts the sum of a dQ over the samples: dQ_code / a at the interval's mean a.
 //
 // kosmo's code units are RAMSES' super-comoving ones (cosmological_model.hpp): a code velocity is
 // a times the proper peculiar velocity up to a constant, so the proper energies are the code
@@ -29,7 +33,8 @@ class LayzerIrvine {
   explicit LayzerIrvine(double gamma) : thermal_weight_(3.0 * gamma - 4.0) {}
 
   // Adds a sample at a later expansion factor than the previous one (the first sets a_0).
-  void add(const EnergySample& code);
+  // added_code: the code energy the modules have added since the start (cumulative).
+  void add(const EnergySample& code, double added_code = 0.0);
 
   bool started() const { return samples_ > 0; }
   // R / (a |W|) at the latest sample; 0 before two samples.
@@ -61,6 +66,7 @@ class LayzerIrvine {
   double thermal_weight_;
   long long samples_ = 0;
   Proper first_{}, last_{};
+  double last_added_ = 0.0;
   double integral_ = 0.0;
   double step_measure_ = 0.0;
   double largest_step_ = 0.0;

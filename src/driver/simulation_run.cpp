@@ -213,14 +213,40 @@ struct CosmicEnergy {
   cosmology::LayzerIrvine* layzer_irvine = nullptr;  // nullptr outside cosmological runs
 };
 
-// Adds the run's energies now to the Layzer-Irvine accumulator (docs/cosmology.md). Collective.
+// Energy the modules added to gas + particles since the start (docs/galaxy.md "Energy accounting"):
+// the gas's heating minus what it radiated, the explosions, star formation (the thermal energy of
+// the gas stars take, the polytrope floor) and the pressure fix's replacements. Collective.
+struct ModuleEnergy {
+  double cooling = 0.0, supernovae = 0.0, stars = 0.0, pressure_fix = 0.0;
+  bool forms_stars = false, fixes_pressure = false;
+  double total() const { return cooling + supernovae + stars + pressure_fix; }
+};
+
+template <int D>
+ModuleEnergy module_energy(const Simulation<D>& sim) {
+  ModuleEnergy e;
+  const auto* cooling = sim.template find_module<cooling::CoolingModule<D>>();
+  const auto* feedback = sim.template find_module<feedback::FeedbackModule<D>>();
+  const auto* stars = sim.template find_module<star_formation::StarFormationModule<D>>();
+  e.forms_stars = stars != nullptr;
+  e.fixes_pressure = sim.gas() && sim.hydro().settings().scheme.pressure_fix;
+  if (cooling) e.cooling = cooling->heating_energy() - cooling->radiated_energy();  // collective
+  if (feedback) e.supernovae = feedback->injected_since_start().explosion_energy;
+  if (stars) e.stars = sim.mesh().sum(stars->energy_to_stars() + stars->polytrope_floor_energy());  // collective
+  if (e.fixes_pressure) e.pressure_fix = sim.mesh().sum(sim.hydro().pressure_fix_energy());  // collective
+  return e;
+}
+
+// Adds the run's energies now to the Layzer-Irvine accumulator (docs/cosmology.md), with what the
+// modules added. Collective.
 template <int D>
 void sample_cosmic_energy(const Simulation<D>& sim, MPI_Comm comm, cosmology::LayzerIrvine& layzer_irvine) {
   const std::vector<double> totals = sim.totals();  // collective
   const double potential = sim.potential_energy();  // collective
   const double thermal = sim.gas() ? gas_thermal_state(sim, comm).thermal_energy : 0.0;  // collective
+  const double added = module_energy(sim).total();  // collective
   const double total = totals.size() > static_cast<std::size_t>(D) + 1 ? totals[static_cast<std::size_t>(D) + 1] : 0.0;
-  layzer_irvine.add({sim.cosmology()->aexp_at(sim.time()), total - thermal, thermal, potential});
+  layzer_irvine.add({sim.cosmology()->aexp_at(sim.time()), total - thermal, thermal, potential}, added);
 }
 
 // RAMSES' step line: step, time, conservation (with gravity the conserved energy includes the
@@ -237,19 +263,15 @@ void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm com
   std::optional<GasThermalState> gas;
   if (sim.gas()) gas = gas_thermal_state(sim, comm);  // collective
   const std::optional<MetalAccount> metals = metal_account(sim, now, comm);  // collective
-  // Energy the modules exchange with the outside since the start (docs/galaxy.md): the gas's photo-
-  // and Compton heating minus what it radiated, and the supernovae injected. econs counts them.
-  const auto* cooling = sim.template find_module<cooling::CoolingModule<D>>();
-  const auto* feedback = sim.template find_module<feedback::FeedbackModule<D>>();
-  const bool forms_stars = sim.template find_module<star_formation::StarFormationModule<D>>() != nullptr;
-  const double cooling_gain = cooling ? cooling->heating_energy() - cooling->radiated_energy() : 0.0;  // collective
-  const double supernova_energy = feedback ? feedback->injected_since_start().energy : 0.0;
+  // Energy the modules exchange with the outside since the start: econs counts it.
+  const bool cools = sim.template find_module<cooling::CoolingModule<D>>() != nullptr;
+  const ModuleEnergy added = module_energy(sim);  // collective
   std::vector<long long> octs(static_cast<std::size_t>(sim.tree().levelmax()) + 1, 0);
   for (int l = 1; l <= sim.tree().levelmax(); ++l) octs[static_cast<std::size_t>(l)] = static_cast<long long>(sim.tree().octs_at_level(l).size());
   if (sim.mesh().distributed()) MPI_Allreduce(MPI_IN_PLACE, octs.data(), static_cast<int>(octs.size()), MPI_LONG_LONG, MPI_SUM, comm);
   if (rank != 0) return;
   const double econs = cosmic.layzer_irvine ? cosmic.layzer_irvine->relative_residual()
-                                            : relative_change(now[energy] + potential - cooling_gain - supernova_energy, initial_energy);
+                                            : relative_change(now[energy] + potential - added.total(), initial_energy);
   char line[256];
   std::snprintf(line, sizeof line, " Main step=%7lld t=%12.5e dt=%10.3e mcons=%10.2e econs=%10.2e", sim.step(), sim.time(), dt,
                 relative_change(now[0], initial[0]), econs);
@@ -280,12 +302,16 @@ void log_step(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm com
     log << line;
     if (gas->nonpositive > 0) log << " cells with p<=0: " << gas->nonpositive;
   }
-  if (cooling) {
-    std::snprintf(line, sizeof line, " Ecool=%11.4e", cooling_gain);
+  if (cools) {
+    std::snprintf(line, sizeof line, " Ecool=%11.4e", added.cooling);
     log << line;
   }
-  if (forms_stars) {
-    std::snprintf(line, sizeof line, " Esn=%11.4e", supernova_energy);
+  if (added.forms_stars) {
+    std::snprintf(line, sizeof line, " Esn=%11.4e Esf=%11.4e", added.supernovae, added.stars);
+    log << line;
+  }
+  if (added.fixes_pressure) {
+    std::snprintf(line, sizeof line, " Efix=%11.4e", added.pressure_fix);
     log << line;
   }
   // Metals: gas + stars, the supernovae's net metals since the start, and the relative residual of

@@ -93,7 +93,7 @@ void FeedbackModule<D>::inject() {
       const double length = static_cast<double>(tree_.extent(1)[d]) * 2.0 * tree_.cell_size(1);
       e.position[d] -= length * std::floor(e.position[d] / length);
     }
-  std::array<double, 4> sums{};  // events, mass, energy, metals
+  std::array<double, 5> sums{};  // events, mass, energy, metals, explosion energy
   std::array<double, 3> momentum{};
   for (const auto& e : own) {
     double v2 = 0.0;
@@ -102,18 +102,21 @@ void FeedbackModule<D>::inject() {
     sums[1] += e.ejected_mass;
     sums[2] += e.energy + 0.5 * e.ejected_mass * v2;
     sums[3] += e.ejected_metal_mass;
+    sums[4] += e.energy;
     for (int d = 0; d < 3; ++d) momentum[d] += e.ejected_mass * e.velocity[d];
   }
-  std::array<double, 7> all{sums[0], sums[1], sums[2], sums[3], momentum[0], momentum[1], momentum[2]};
-  if (mesh_.distributed()) MPI_Allreduce(MPI_IN_PLACE, all.data(), 7, MPI_DOUBLE, MPI_SUM, mesh_.comm());
+  std::array<double, 8> all{sums[0], sums[1], sums[2], sums[3], momentum[0], momentum[1], momentum[2], sums[4]};
+  if (mesh_.distributed()) MPI_Allreduce(MPI_IN_PLACE, all.data(), 8, MPI_DOUBLE, MPI_SUM, mesh_.comm());
   report_.events = static_cast<long long>(all[0]);
   report_.mass = all[1];
   report_.energy = all[2];
   report_.metal_mass = all[3];
+  report_.explosion_energy = all[7];
   report_.momentum = {all[4], all[5], all[6]};
   injected_.events += report_.events;
   injected_.mass += report_.mass;
   injected_.energy += report_.energy;
+  injected_.explosion_energy += report_.explosion_energy;
   injected_.metal_mass += report_.metal_mass;
   for (int d = 0; d < 3; ++d) injected_.momentum[static_cast<std::size_t>(d)] += report_.momentum[static_cast<std::size_t>(d)];
   if (report_.events == 0) return;

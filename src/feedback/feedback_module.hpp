@@ -27,7 +27,10 @@ namespace kosmo::feedback {
 // for a step log of the energy injected).
 struct InjectionReport {
   long long events = 0;  // events injected over all ranks
-  double mass = 0.0, energy = 0.0, metal_mass = 0.0;
+  // energy: what the gas gains, the explosions' energy plus the ejecta's kinetic energy m v^2 / 2.
+  // explosion_energy: the explosions' alone, the energy that enters gas + particles from outside
+  // (the ejecta's kinetic energy leaves the stars with their mass), which the step log counts.
+  double mass = 0.0, energy = 0.0, explosion_energy = 0.0, metal_mass = 0.0;
   std::array<double, 3> momentum{};
 };
 

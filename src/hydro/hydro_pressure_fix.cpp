@@ -13,6 +13,7 @@
 // where the conservative internal energy is negative.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "hydro/hydro_solver.hpp"
 
@@ -78,6 +79,11 @@ void HydroSolver<D>::apply_pressure_fix(int level, double dt) {
   for (int d = 0; d < D; ++d) momentum[static_cast<std::size_t>(d)] = tree_.field(uold_[static_cast<std::size_t>(1 + d)]);
   const double* internal = tree_.field(internal_energy_);
   const double* divergence = tree_.field(divergence_);
+  double volume = 1.0;
+  for (int d = 0; d < D; ++d) volume *= dx;
+  // The energy the replacement adds to leaf cells (refined ones are overwritten by restriction),
+  // per oct and added in oct order, so the threads do not change the sum.
+  std::vector<double> added(octs.size(), 0.0);
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < cells_per_oct; ++c) {
@@ -88,8 +94,13 @@ void HydroSolver<D>::apply_pressure_fix(int level, double dt) {
       // divu holds -div(v) dt / dx summed over the faces: |div v| dx is the velocity jump.
       const double jump = dt > 0.0 ? std::fabs(divergence[cell]) * dx / dt : 0.0;
       const double scale = std::max(jump, 3.0 * hexp * dx);
-      if (conservative < beta_fix * density * scale * scale) energy[cell] = internal[cell] + kinetic;
+      if (conservative < beta_fix * density * scale * scale) {
+        const double before = energy[cell];
+        energy[cell] = internal[cell] + kinetic;
+        if (tree_.is_leaf(cell)) added[i] += (energy[cell] - before) * volume;
+      }
     }
+  for (double a : added) pressure_fix_energy_ += a;
 }
 
 #define KOSMO_PRESSURE_FIX_MEMBERS(D)                        \

@@ -123,6 +123,11 @@ class HydroSolver {
   };
   ThermalSummary thermal_summary() const;
 
+  // Energy the pressure fix's replacement E = e + rho v^2 / 2 added to this rank's leaf cells since
+  // the start (code units; negative when it removed energy): the scheme's only non-conservative
+  // step (docs/hydro.md "Pressure fix"), which the step log's energy account counts (docs/galaxy.md).
+  double pressure_fix_energy() const { return pressure_fix_energy_; }
+
   // Primitive variables written to snapshots: density, velocity_*, pressure, scalar_NN.
   std::vector<core::FieldInfo> output_fields() const;
   // Their values for the 2^D cells of oct o: out[field * 2^D + cell].
@@ -175,6 +180,7 @@ class HydroSolver {
   Tree& tree_;
   Settings settings_;
   FloorCounts floor_counts_;
+  double pressure_fix_energy_ = 0.0;
   int nvar_;
   int flux_width_;
   int internal_energy_ = -1, divergence_ = -1;

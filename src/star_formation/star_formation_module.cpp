@@ -244,8 +244,12 @@ long long StarFormationModule<D>::form_stars(int level, double dt, double time) 
     set_.template values<double>(initial_mass_)[index] = star_mass;
     set_.template values<double>(metallicity_)[index] = metallicity;
     // The gas keeps its velocity, specific energy and scalar fractions (RAMSES).
+    const double energy_before = energy[cell];
     rho[cell] = left;
     energy[cell] *= factor;
+    double speed2 = 0.0;
+    for (int d = 0; d < D; ++d) speed2 += star.velocity[static_cast<std::size_t>(d)] * star.velocity[static_cast<std::size_t>(d)];
+    energy_to_stars_ += (energy[cell] - energy_before) * volume + 0.5 * star_mass * speed2;
     for (int d = 0; d < D; ++d) tree_.field(momentum_[static_cast<std::size_t>(d)])[cell] *= factor;
     for (int scalar : scalars_) tree_.field(scalar)[cell] *= factor;
   }
@@ -288,6 +292,9 @@ void StarFormationModule<D>::apply_polytrope_floor(int level, double time) {
   const auto& octs = tree_.octs_at_level(level);
   double* rho = tree_.field(density_);
   double* energy = tree_.field(energy_);
+  double volume = 1.0;
+  for (int d = 0; d < D; ++d) volume *= tree_.cell_size(level);
+  std::vector<double> added(octs.size(), 0.0);  // per oct, summed in oct order: thread-independent
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < Tree::cells_per_oct; ++c) {
@@ -295,8 +302,13 @@ void StarFormationModule<D>::apply_polytrope_floor(int level, double time) {
       if (!tree_.is_leaf(cell)) continue;
       const double kinetic = kinetic_energy_density(cell);
       const double floor = law.polytrope(rho[cell]) / law.temperature_scale * rho[cell] / (gamma_ - 1.0);
-      if (energy[cell] - kinetic < floor) energy[cell] = kinetic + floor;
+      if (energy[cell] - kinetic < floor) {
+        const double before = energy[cell];
+        energy[cell] = kinetic + floor;
+        added[i] += (energy[cell] - before) * volume;
+      }
     }
+  for (double a : added) polytrope_floor_energy_ += a;
 }
 
 template class StarFormationModule<1>;

@@ -68,6 +68,12 @@ class StarFormationModule final : public core::PhysicsModule<D> {
   SchmidtLaw law_at(double tau) const;
   // Stars born on this rank since the start (or the restart), over all levels.
   long long stars_formed() const { return stars_formed_; }
+  // The energy of gas + particles this module changed on this rank since the start (code units):
+  // star formation removes the thermal energy of the gas the stars take (their kinetic energy moves
+  // to the stars), the polytrope floor adds energy. The step log's account counts them
+  // (docs/galaxy.md "Energy accounting").
+  double energy_to_stars() const { return energy_to_stars_; }
+  double polytrope_floor_energy() const { return polytrope_floor_energy_; }
 
  private:
   // rho v^2 / 2 of a cell from its momentum and density (the thermal energy is E minus it).
@@ -98,6 +104,7 @@ class StarFormationModule final : public core::PhysicsModule<D> {
   double eta_sn_ = 0.0, yield_ = 0.0, t_sne_myr_ = 10.0, z_ave_ = 0.0, mass_sph_ = 0.0;
   double gamma_ = 1.4, smallr_ = 1e-10;
   bool cooling_ = false;
+  double energy_to_stars_ = 0.0, polytrope_floor_energy_ = 0.0;
   long long stars_formed_ = 0;
 };
 

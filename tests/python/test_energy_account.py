@@ -92,3 +92,29 @@ def test_metal_mass_is_accounted_for_by_the_supernovae(tmp_path, run_kosmo):
     assert metals[0] == 0.0 and len(set(made)) > 2 and metals[-1] > 0.0
     assert metals[-1] == pytest.approx(made[-1], rel=1e-12)
     assert max(abs(z) for z in zcons) < 1e-13
+
+
+@pytest.mark.parametrize("nrank", [1, 2])
+def test_energy_budget_closes_with_star_formation_and_feedback(tmp_path, run_kosmo, nrank):
+    # RAMSES' cooling-frig gas (pressure_fix with beta_fix=0.5, as its namelist) forming stars whose
+    # supernovae explode (thermal mode): the energy of gas + stars changes only by what the step line
+    # reports — radiated net of heating (Ecool), the explosions (Esn), the thermal energy of the gas
+    # the stars take (Esf) and the pressure fix's replacements (Efix) — so econs, which counts all
+    # four, stays at round-off although the flows are 60 times the initial energy.
+    namelist = (COOLING_FRIG.replace("hydro=.true.\n", "hydro=.true.\npic=.true.\n").replace("tout=0.0,0.62", "tout=0.0,0.2")
+                + "&SF_PARAMS\nn_star=0.1\neps_star=0.1\n/\n&FEEDBACK_PARAMS\neta_sn=0.1\n/\n")
+    (tmp_path / "frig.nml").write_text(namelist)
+    stdout = run_kosmo(["run", "frig.nml"], tmp_path, nrank=nrank).stdout
+    steps = [line for line in stdout.splitlines() if line.startswith(" Main step=")]
+
+    def column(name):
+        return [float(re.search(name + r"=\s*" + NUMBER, line).group(1)) for line in steps]
+
+    econs, cooling, supernovae = column("econs"), column("Ecool"), column("Esn")
+    stars, fix = column("Esf"), column("Efix")
+    thermal = 319266.0 / (1.666667 - 1.0) * 500.0**3  # the initial energy, code units
+    # Every term is at work, and together they are far from round-off of the initial energy...
+    assert supernovae[-1] > 10.0 * thermal and -cooling[-1] > 10.0 * thermal
+    assert stars[-1] < 0.0 and abs(fix[-1]) > 1.0 * thermal
+    # ...which econs stays at (without Esf and Efix it would reach -5).
+    assert max(abs(e) for e in econs) < 1e-11
