@@ -1,3 +1,4 @@
+#include "io/ramses_sink_file.hpp"
 #include "io/ramses_reader.hpp"
 
 #include <cmath>
@@ -409,6 +410,9 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
                                       << particle_layout.header_total << " particles but the part files hold "
                                       << all_particles);
   });
+
+  // The sinks (RAMSES pm/init_sink.f90 reads sink_NNNNN.csv on every rank too).
+  run_collectively(comm, [&] { share.meta.sinks = read_ramses_sink_file(s.directory, s.shown_dir, output_number, s.ndim); });
 
   // File 1's header (rank 0 read it) is the reference every other file must match.
   Header h = rank == 0 ? headers.front() : Header{};

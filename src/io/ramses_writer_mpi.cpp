@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "io/ramses_sink_file.hpp"
 #include "io/info_file.hpp"
 #include "io/ramses_particles.hpp"
 #include "io/ramses_records.hpp"
@@ -383,6 +384,7 @@ void write_ramses_snapshot(MPI_Comm comm, const std::string& directory, const Sn
       if (with_particles) write_ramses_particle_descriptor(target, meta, particle_totals);
       // RAMSES writes header_NNNNN.txt into every output, with zero counts when there are no particles.
       write_ramses_output_header(target, meta, particle_totals);
+      write_ramses_sink_file(target, meta);  // sink_NNNNN.csv with sinks (io/ramses_sink_file.hpp)
       write_ramses_info_file(target, meta, domain.ngridmax);
     });
   } catch (const Error&) {
