@@ -1,3 +1,4 @@
+#include "io/ramses_sink_clouds.hpp"
 #include "io/ramses_sink_file.hpp"
 #include "io/ramses_reader.hpp"
 
@@ -411,6 +412,7 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
                                       << all_particles);
   });
 
+  remove_cloud_particles(share.particles);  // rebuilt from the sinks, as RAMSES' restart does
   // The sinks (RAMSES pm/init_sink.f90 reads sink_NNNNN.csv on every rank too).
   run_collectively(comm, [&] { share.meta.sinks = read_ramses_sink_file(s.directory, s.shown_dir, output_number, s.ndim); });
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "io/ramses_sink_clouds.hpp"
 #include "io/ramses_sink_file.hpp"
 #include "io/info_file.hpp"
 #include "io/ramses_particles.hpp"
@@ -342,6 +343,9 @@ void write_ramses_snapshot(MPI_Comm comm, const std::string& directory, const Sn
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   double gamma = 1.4;
+  // With sinks the part files also hold their clouds, as RAMSES' (io/ramses_sink_clouds.hpp).
+  const SnapshotParticles with_clouds = meta.sinks.present ? particles_with_clouds(particles, meta.sinks.clouds) : SnapshotParticles{};
+  if (meta.sinks.present) particles = &with_clouds;
   // Part files are written when any rank hands particles over (a rank passing nullptr then writes
   // an empty file): RAMSES writes them exactly when the run has particles (pic), even if none.
   const bool with_particles = parallel::any_rank(comm, particles != nullptr);

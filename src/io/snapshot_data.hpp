@@ -90,6 +90,10 @@ struct SnapshotSinks {
   bool present = false;                // the run has sinks (sink=.true.): written even when there are none
   SnapshotParticles particles;         // every sink, in the module's order, with all its attributes
   std::int64_t largest_identity = 0;   // RAMSES nindsink: the largest identity given so far
+  // This rank's cloud particles of the sinks (RAMSES create_cloud_from_sink: family 3, identity
+  // -(sink index), the sink's velocity and mass share), for RAMSES' part_ files only: the HDF5
+  // snapshot and restarts do not hold them (a restart rebuilds them from the sinks, as RAMSES).
+  SnapshotParticles clouds;
 };
 
 // One resolved parameter (see core/parameters.hpp).

@@ -39,6 +39,7 @@
 #include "core/parameters.hpp"
 #include "core/physics_module.hpp"
 #include "core/timers.hpp"
+#include "io/snapshot_data.hpp"
 #include "parallel/distributed_mesh.hpp"
 #include "particles/particle_set.hpp"
 #include "sinks/sink_attributes.hpp"
@@ -76,6 +77,8 @@ class SinkModule final : public core::PhysicsModule<D> {
   // attribute and the identity counter, replicated, so any rank count restarts bit for bit.
   void write_snapshot_state(io::SnapshotMeta& meta) const override;
   void restore_snapshot_state(const io::SnapshotMeta& meta, const std::string& file) override;
+  // This rank's cloud particles for RAMSES' part_ files (sink_output_clouds.cpp).
+  io::SnapshotParticles cloud_particles() const;
 
   double total_mass() const override;
   void add_source_density(int level, double* density) override;

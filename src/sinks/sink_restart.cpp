@@ -15,6 +15,7 @@ void SinkModule<D>::write_snapshot_state(io::SnapshotMeta& meta) const {
   meta.sinks.present = true;
   meta.sinks.particles = driver::snapshot_particles(sinks_);
   meta.sinks.largest_identity = largest_identity_;
+  meta.sinks.clouds = cloud_particles();
 }
 
 // A snapshot without sinks (written by a run without sink=.true.) starts with none, as RAMSES

@@ -128,8 +128,36 @@ def test_sinks_in_hdf5_and_csv(whole_run):
     np.testing.assert_array_equal(column["level"], [4, 4])
     for name in ("lx", "ly", "lz", "del_mass", "rho_gas", "cs**2", "etherm"):
         np.testing.assert_array_equal(column[name], [0.0, 0.0], err_msg=name)
-    # The part_ files' header counts RAMSES' nsink only when the run has particles: none here.
-    assert not list((whole_run / "output_00003").glob("part_*"))
+
+
+def test_part_files_hold_the_clouds(whole_run):
+    """RAMSES' part_ files hold each sink's cloud (family 3, identity -(sink index)) on the rank owning it."""
+    from ramses_files import FortranRecords, load_snapshot
+    _, sinks = sink_group(whole_run / "output_00003" / "kosmo_00003.h5")
+    snapshot = load_snapshot(3, whole_run)
+    clouds = snapshot["particles"]
+    # ir_cloud = 2: the lattice points of step dx_min / 2 within 2 dx_min, 257 per sink.
+    assert snapshot["header"]["counts"]["cloud"] == 2 * 257 and len(clouds["mass"]) == 2 * 257
+    np.testing.assert_array_equal(clouds["family"], 3)
+    for index in range(2):
+        mine = clouds["identity"] == -(index + 1)
+        assert mine.sum() == 257
+        np.testing.assert_allclose(clouds["mass"][mine].sum(), sinks["mass"][index], rtol=1e-14)
+        np.testing.assert_array_equal(clouds["birth_time"][mine], sinks["birth_time"][index])
+        offset = np.stack([clouds[f"position_{a}"][mine] - sinks[f"position_{a}"][index] for a in "xyz"])
+        offset -= np.round(offset)  # periodic unit box
+        assert np.all(np.sqrt((offset ** 2).sum(axis=0)) <= 2 / 32 * (1 + 1e-12))
+        for a in "xyz":
+            np.testing.assert_array_equal(clouds[f"velocity_{a}"][mine], sinks[f"velocity_{a}"][index])
+    # Each part file's header says nsink = 2, and the clouds split between the two ranks' files.
+    counts = []
+    for cpu in (1, 2):
+        part = FortranRecords(whole_run / "output_00003" / f"part_00003.out{cpu:05d}")
+        part.read("<i4", 1), part.read("<i4", 1)  # ncpu, ndim
+        counts.append(int(part.read("<i4", 1)[0]))
+        part.read("<i4", 4), part.read("<i4", 1), part.read("<f8", 1), part.read("<f8", 1)
+        assert int(part.read("<i4", 1)[0]) == 2
+    assert sum(counts) == 514 and min(counts) > 0
 
 
 def test_yt_reads_the_sinks(whole_run):
