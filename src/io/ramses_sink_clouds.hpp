@@ -13,8 +13,8 @@ namespace kosmo::io {
 // birth_time whenever the run has sinks).
 SnapshotParticles particles_with_clouds(const SnapshotParticles* particles, const SnapshotParticles& clouds);
 
-// Drops the family-3 (cloud) particles read from RAMSES files: a restart rebuilds them from the
-// sinks, as RAMSES does.
+// Drops the family-3 (cloud) particles read from the RAMSES files of an output with sinks (a
+// sink_NNNNN.csv): a restart rebuilds them from the sinks, as RAMSES does.
 void remove_cloud_particles(SnapshotParticles& particles);
 
 }  // namespace kosmo::io

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -75,6 +76,42 @@ const std::vector<double>* column_values(const SnapshotParticles& p, const std::
   return attribute_values(p, attribute);
 }
 
+// A registry unit (code_mass*code_velocity**2, code_mass/code_time, ...) in the notation of
+// RAMSES' units line (m l**2 t**-2), which osyris evaluates with m, l and t bound to the code units;
+// "1" for a dimensionless or unknown unit.
+std::string ramses_units(const std::string& units) {
+  static const std::map<std::string, std::array<int, 3>> base = {
+      {"code_mass", {1, 0, 0}},     {"code_length", {0, 1, 0}},  {"code_time", {0, 0, 1}},
+      {"code_velocity", {0, 1, -1}}, {"code_density", {1, -3, 0}}};
+  std::array<int, 3> power{};
+  std::size_t at = 0;
+  int sign = 1;
+  while (at < units.size()) {
+    std::size_t end = at;
+    while (end < units.size() && units[end] != '/' && !(units[end] == '*' && (end + 1 >= units.size() || units[end + 1] != '*'))) {
+      if (units[end] == '*') ++end;  // the first '*' of '**'
+      ++end;
+    }
+    const std::string term = units.substr(at, end - at);
+    const std::size_t raise = term.find("**");
+    const auto found = base.find(term.substr(0, raise));
+    if (found == base.end()) return "1";
+    const int exponent = raise == std::string::npos ? 1 : std::atoi(term.c_str() + raise + 2);
+    for (std::size_t k = 0; k < 3; ++k) power[k] += sign * exponent * found->second[k];
+    if (end < units.size()) sign = units[end] == '/' ? -1 : 1;
+    at = end + 1;
+  }
+  std::string text;
+  const char* symbols[3] = {"m", "l", "t"};
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (power[k] == 0) continue;
+    if (!text.empty()) text.append(" ");
+    text.append(symbols[k]);
+    if (power[k] != 1) text.append("**").append(std::to_string(power[k]));
+  }
+  return text.empty() ? std::string("1") : text;
+}
+
 bool is_ramses_column_attribute(const std::string& name) {
   return std::any_of(ramses_columns.begin(), ramses_columns.end(), [&](const RamsesColumn& c) { return name == c.attribute; });
 }
@@ -141,7 +178,7 @@ std::string format_ramses_sink_file(const SnapshotMeta& meta) {
   units += ",1";
   for (const ParticleAttributeArray* attribute : extra) {
     names.append(",").append(attribute->name);
-    units.append(",").append(attribute->units.empty() ? std::string("1") : attribute->units);
+    units.append(",").append(ramses_units(attribute->units));
   }
   std::string text = names + " \n" + units + "\n";
   for (std::size_t s = 0; s < p.size(); ++s) {

@@ -6,7 +6,7 @@
 // dmfsink, level. kosmo fills the columns it has an attribute for (tform = birth_time, acc_rate =
 // accretion_rate, dmfsink = accreted_mass, mbh = the sink mass) and writes 0 in the others (the
 // spin and the accretion-zone averages it does not keep), then appends one ES21.10 column per
-// further float64 sink attribute (agn_energy, ...) named after it: RAMSES' reader stops reading a
+// further float64 sink attribute (agn_energy, ...) named after it, its units in RAMSES' notation: RAMSES' reader stops reading a
 // line after `level`, yt names such a column particle_<name>.
 #include <filesystem>
 #include <string>

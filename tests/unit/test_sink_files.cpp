@@ -61,6 +61,7 @@ io::SnapshotMeta three_sinks() {
   attribute("accreted_mass", std::vector<double>{1e-9, 2.0 / 3.0, 0.0});
   attribute("accretion_rate", std::vector<double>{3.0, -0.0, 1.5e-3});
   attribute("agn_energy", std::vector<double>{7.0e-5, 1.0 / 11.0, 2.0});
+  p.attributes.back().units = "code_mass*code_velocity**2";
   attribute("serial", std::vector<std::int64_t>{-4, 1LL << 40, 0});
   attribute("flag", std::vector<std::int8_t>{1, -1, 0});
   p.restart_fields.push_back({"pending_kick_x", {0.5, 1.0 / 13.0, -2.0}});
@@ -84,6 +85,8 @@ TEST(SinkFiles, CsvHoldsEverySinkAsRamsesPrintsIt) {
   std::getline(in, units);
   EXPECT_EQ(names, " # id,msink,x,y,z,vx,vy,vz,lx,ly,lz,tform,acc_rate,del_mass,rho_gas,cs**2,etherm,vx_gas,vy_gas,vz_gas,mbh,dmfsink,level,agn_energy ");
   EXPECT_EQ(units.rfind(" # 1,m,l,l,l,l t**-1,", 0), 0u) << units;
+  // agn_energy's registry unit in RAMSES' notation (osyris evaluates the line with m, l, t).
+  EXPECT_EQ(units.substr(units.rfind(",")), ",m l**2 t**-2");
   std::getline(in, line);
   // I10, 21 x (',' ES21.10), ',' I10, then the extra column.
   ASSERT_EQ(line.size(), 10 + 21 * 22 + 11 + 22u) << line;
