@@ -180,7 +180,10 @@ std::string format_ramses_sink_file(const SnapshotMeta& meta) {
     names.append(",").append(attribute->name);
     units.append(",").append(ramses_units(attribute->units));
   }
-  std::string text = names + " \n" + units + "\n";
+  // RAMSES ends the names line with a blank; after kosmo's extra columns none (osyris keeps it in
+  // the last column's name).
+  if (extra.empty()) names.append(" ");
+  std::string text = names + "\n" + units + "\n";
   for (std::size_t s = 0; s < p.size(); ++s) {
     text += fortran_i10(p.id[s]);
     for (const RamsesColumn& column : ramses_columns) {

@@ -83,7 +83,7 @@ TEST(SinkFiles, CsvHoldsEverySinkAsRamsesPrintsIt) {
   std::string names, units, line;
   std::getline(in, names);
   std::getline(in, units);
-  EXPECT_EQ(names, " # id,msink,x,y,z,vx,vy,vz,lx,ly,lz,tform,acc_rate,del_mass,rho_gas,cs**2,etherm,vx_gas,vy_gas,vz_gas,mbh,dmfsink,level,agn_energy ");
+  EXPECT_EQ(names, " # id,msink,x,y,z,vx,vy,vz,lx,ly,lz,tform,acc_rate,del_mass,rho_gas,cs**2,etherm,vx_gas,vy_gas,vz_gas,mbh,dmfsink,level,agn_energy");
   EXPECT_EQ(units.rfind(" # 1,m,l,l,l,l t**-1,", 0), 0u) << units;
   // agn_energy's registry unit in RAMSES' notation (osyris evaluates the line with m, l, t).
   EXPECT_EQ(units.substr(units.rfind(",")), ",m l**2 t**-2");
