@@ -23,6 +23,7 @@
 
 namespace kosmo::io {
 struct SnapshotParticles;
+struct SnapshotMeta;
 }
 namespace kosmo::cosmology {
 class CosmologicalModel;
@@ -133,6 +134,11 @@ class PhysicsModule {
   // Takes this rank's share of a snapshot's particles (`file` names it in errors); false when the
   // module carries no particles.
   virtual bool restore_particles(const io::SnapshotParticles& /*in*/, const std::string& /*file*/) { return false; }
+  // The module's own part of a snapshot beyond cells and particles (the sinks fill meta.sinks:
+  // docs/outputs.md "/sinks"), and its restore at a restart (`file` names the snapshot in errors).
+  // Collective.
+  virtual void write_snapshot_state(io::SnapshotMeta& /*meta*/) const {}
+  virtual void restore_snapshot_state(const io::SnapshotMeta& /*meta*/, const std::string& /*file*/) {}
 };
 
 }  // namespace kosmo::core

@@ -363,6 +363,7 @@ template <int D>
 void Simulation<D>::restart_particles(const io::RestartShare& share) {
   bool taken = false;
   for (const auto& m : modules_) taken = taken || m->restore_particles(share.particles, io::output_directory_name(share.meta.output_number));
+  for (const auto& m : modules_) m->restore_snapshot_state(share.meta, io::output_directory_name(share.meta.output_number));
   if (taken) return;
   const long long stored = mesh_.sum(static_cast<long long>(share.particles.size()));  // same verdict on every rank
   KOSMO_REQUIRE(stored == 0, "restart from " << io::output_directory_name(share.meta.output_number) << ": the snapshot holds "
@@ -529,6 +530,11 @@ std::vector<core::DerivedOutput> Simulation<D>::outputs() const {
   for (const auto& m : modules_)
     for (auto& output : m->derived_outputs()) all.push_back(std::move(output));
   return all;
+}
+
+template <int D>
+void Simulation<D>::complete_snapshot_meta(io::SnapshotMeta& meta) const {
+  for (const auto& m : modules_) m->write_snapshot_state(meta);
 }
 
 template <int D>

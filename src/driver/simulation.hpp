@@ -107,6 +107,8 @@ class Simulation {
   const Tree& tree() const { return tree_; }
   std::vector<core::DerivedOutput> outputs() const;
   // This rank's particles of every module, for a snapshot; false when no module carries particles.
+  // Every module's own snapshot state (the sinks) into the meta. Collective.
+  void complete_snapshot_meta(io::SnapshotMeta& meta) const;
   bool snapshot_particles(io::SnapshotParticles& out) const;
   core::Timers& timers() { return timers_; }
   // Called on every rank at each coarse step's start right after the coarse level's forces, where

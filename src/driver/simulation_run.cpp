@@ -116,8 +116,9 @@ void write_output(const Simulation<D>& sim, const core::ParameterSet& params, MP
   io::SnapshotParticles particles;
   if (sim.snapshot_particles(particles)) extras.particles = &particles;
   extras.level_time_steps = sim.level_time_steps();
-  if (cosmology) {
-    extras.complete_meta = [cosmology, &sim](io::SnapshotMeta& meta) {
+  extras.complete_meta = [cosmology, &sim](io::SnapshotMeta& meta) {
+    sim.complete_snapshot_meta(meta);
+    if (cosmology) {
       const double a = cosmology->aexp_at(sim.time());
       const auto& c = cosmology->parameters();
       meta.cosmological = true;
@@ -130,8 +131,8 @@ void write_output(const Simulation<D>& sim, const core::ParameterSet& params, MP
       meta.unit_l = cosmology->unit_length(a);
       meta.unit_d = cosmology->unit_density(a);
       meta.unit_t = cosmology->unit_time(a);
-    };
-  }
+    }
+  };
   write_mesh_snapshot(comm, sim.tree(), params, number, sim.time(), sim.step(), sim.outputs(), sim.mesh().ordering_name(),
                       sim.mesh().ksection_walls(), sim.mesh().hilbert_bounds(), extras);
   int rank = 0;

@@ -138,7 +138,7 @@ void write_ramses_particle_file(const fs::path& directory, const SnapshotMeta& m
   out.ints({to_int32(totals.stars, path, "nstar_tot")}, "nstar_tot");
   out.reals({totals.star_mass}, "mstar_tot");
   out.reals({0.0}, "mstar_lost");
-  out.ints({0}, "nsink");  // no sink_ files: kosmo's sink family is written as particles only
+  out.ints({static_cast<std::int32_t>(meta.sinks.particles.size())}, "nsink");  // RAMSES nsink: the sinks of sink_NNNNN.csv
   for (int d = 0; d < meta.ndim; ++d) out.record(particles.position[static_cast<std::size_t>(d)], "position");
   for (int d = 0; d < meta.ndim; ++d) out.record(particles.velocity[static_cast<std::size_t>(d)], "velocity");
   out.record(particles.mass, "mass");

@@ -1,3 +1,5 @@
+#include "io/ramses_sink_clouds.hpp"
+#include "io/ramses_sink_file.hpp"
 #include "io/ramses_reader.hpp"
 
 #include <cmath>
@@ -409,6 +411,11 @@ RestartShare read_ramses_restart_share(MPI_Comm comm, const std::string& directo
                                       << particle_layout.header_total << " particles but the part files hold "
                                       << all_particles);
   });
+
+  // The sinks (RAMSES pm/init_sink.f90 reads sink_NNNNN.csv on every rank too). In an output with
+  // sinks the family-3 particles are their clouds, rebuilt from the sinks as RAMSES' restart does.
+  run_collectively(comm, [&] { share.meta.sinks = read_ramses_sink_file(s.directory, s.shown_dir, output_number, s.ndim); });
+  if (share.meta.sinks.present) remove_cloud_particles(share.particles);
 
   // File 1's header (rank 0 read it) is the reference every other file must match.
   Header h = rank == 0 ? headers.front() : Header{};

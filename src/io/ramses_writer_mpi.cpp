@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "io/ramses_sink_clouds.hpp"
+#include "io/ramses_sink_file.hpp"
 #include "io/info_file.hpp"
 #include "io/ramses_particles.hpp"
 #include "io/ramses_records.hpp"
@@ -341,6 +343,9 @@ void write_ramses_snapshot(MPI_Comm comm, const std::string& directory, const Sn
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   double gamma = 1.4;
+  // With sinks the part files also hold their clouds, as RAMSES' (io/ramses_sink_clouds.hpp).
+  const SnapshotParticles with_clouds = meta.sinks.present ? particles_with_clouds(particles, meta.sinks.clouds) : SnapshotParticles{};
+  if (meta.sinks.present) particles = &with_clouds;
   // Part files are written when any rank hands particles over (a rank passing nullptr then writes
   // an empty file): RAMSES writes them exactly when the run has particles (pic), even if none.
   const bool with_particles = parallel::any_rank(comm, particles != nullptr);
@@ -383,6 +388,7 @@ void write_ramses_snapshot(MPI_Comm comm, const std::string& directory, const Sn
       if (with_particles) write_ramses_particle_descriptor(target, meta, particle_totals);
       // RAMSES writes header_NNNNN.txt into every output, with zero counts when there are no particles.
       write_ramses_output_header(target, meta, particle_totals);
+      write_ramses_sink_file(target, meta);  // sink_NNNNN.csv with sinks (io/ramses_sink_file.hpp)
       write_ramses_info_file(target, meta, domain.ngridmax);
     });
   } catch (const Error&) {

@@ -83,6 +83,19 @@ struct SnapshotParticles {
   std::size_t size() const { return mass.size(); }
 };
 
+// The sink particles (docs/galaxy.md "Sink particles"; docs/outputs.md "/sinks"), which every rank
+// holds whole (RAMSES replicates them): the same on every rank, written once, by rank 0, into the
+// HDF5 group /sinks and RAMSES' sink_NNNNN.csv, and read back whole by every rank at a restart.
+struct SnapshotSinks {
+  bool present = false;                // the run has sinks (sink=.true.): written even when there are none
+  SnapshotParticles particles;         // every sink, in the module's order, with all its attributes
+  std::int64_t largest_identity = 0;   // RAMSES nindsink: the largest identity given so far
+  // This rank's cloud particles of the sinks (RAMSES create_cloud_from_sink: family 3, identity
+  // -(sink index), the sink's velocity and mass share), for RAMSES' part_ files only: the HDF5
+  // snapshot and restarts do not hold them (a restart rebuilds them from the sinks, as RAMSES).
+  SnapshotParticles clouds;
+};
+
 // One resolved parameter (see core/parameters.hpp).
 struct ParameterRecord {
   std::string block;  // e.g. "AMR_PARAMS"
@@ -128,6 +141,8 @@ struct SnapshotMeta {
   // Hilbert domain boundaries bound_key(0..ncpu) for the info file's DOMAIN table when
   // ordering == "hilbert"; empty means "unknown" and zeros are written.
   std::vector<double> hilbert_bound_keys;
+  // Filled by the sink module (core::PhysicsModule::write_snapshot_state); absent otherwise.
+  SnapshotSinks sinks;
 };
 
 }  // namespace kosmo::io

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "io/hdf5_handle.hpp"
+#include "io/snapshot_sink_group.hpp"
 #include "io/snapshot_writer.hpp"
 #include "parallel/collective_check.hpp"
 
@@ -273,7 +274,8 @@ SnapshotParticles read_particle_share(Hdf5SnapshotReader& file, const std::strin
 
 }  // namespace
 
-RestartShare read_restart_share(MPI_Comm comm, const std::string& directory, int output_number) {
+// Everything but the sinks, through the collective MPI-IO reader (closed on return).
+static RestartShare read_mesh_and_particle_share(MPI_Comm comm, const std::string& directory, int output_number) {
   int rank = 0, nrank = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &nrank);
@@ -343,6 +345,16 @@ RestartShare read_restart_share(MPI_Comm comm, const std::string& directory, int
     share.levels.push_back(std::move(level));
   }
   share.particles = read_particle_share(file, path, meta.ndim, rank, nrank, comm);
+  return share;
+}
+
+RestartShare read_restart_share(MPI_Comm comm, const std::string& directory, int output_number) {
+  RestartShare share = read_mesh_and_particle_share(comm, directory, output_number);
+  // The sinks, which every rank holds whole, once the collective reader has closed the file.
+  const std::string name = output_directory_name(output_number);
+  const std::filesystem::path dir = std::filesystem::path(directory.empty() ? "." : directory) / name;
+  const std::string path = (dir / ("kosmo_" + name.substr(7) + ".h5")).string();
+  parallel::run_collectively(comm, [&] { share.meta.sinks = read_sink_group(path, share.meta.ndim); });
   return share;
 }
 

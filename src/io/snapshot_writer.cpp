@@ -22,6 +22,7 @@
 #include "io/info_file.hpp"
 #include "io/ramses_particles.hpp"
 #include "io/snapshot_particles.hpp"
+#include "io/snapshot_sink_group.hpp"
 #include "parallel/collective_check.hpp"
 
 namespace kosmo::io {
@@ -648,6 +649,7 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
       write_text_file(temporary / ("info_" + number5(meta.output_number) + ".txt"),
                       format_info_file(meta, total_octs));
       write_ramses_output_header(temporary, meta, particle_totals);
+      write_sink_group(h5_path.string(), meta.sinks, meta.ndim);  // the closed file gets /sinks (io/snapshot_sink_group.hpp)
       sync_path(h5_path, true);
       sync_path(temporary, false);
     });

@@ -161,8 +161,9 @@ double SinkModule<D>::gravity_constant(double tau) const {
 template <int D>
 std::size_t SinkModule<D>::add_sink(const Vector& position, const Vector& velocity, double mass, double time) {
   KOSMO_REQUIRE(static_cast<long long>(sinks_.size()) < nsinkmax_, "sinks: more than nsinkmax = " << nsinkmax_ << " sinks");
-  std::int64_t largest = 0;
+  std::int64_t largest = largest_identity_;
   for (std::int64_t id : sinks_.id()) largest = std::max(largest, id);
+  largest_identity_ = largest + 1;
   typename particles::ParticleSet<D>::Particle sink;
   for (int d = 0; d < D; ++d) {
     const auto axis = static_cast<std::size_t>(d);

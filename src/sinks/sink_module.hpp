@@ -39,6 +39,7 @@
 #include "core/parameters.hpp"
 #include "core/physics_module.hpp"
 #include "core/timers.hpp"
+#include "io/snapshot_data.hpp"
 #include "parallel/distributed_mesh.hpp"
 #include "particles/particle_set.hpp"
 #include "sinks/sink_attributes.hpp"
@@ -71,6 +72,13 @@ class SinkModule final : public core::PhysicsModule<D> {
   void source_terms(int level, double dt) override;
   // At levelmin: kick, drift, merging. Collective.
   void end_level_step(int level, double dt) override;
+
+  // The sinks in snapshots and restarts (sink_restart.cpp; docs/outputs.md "/sinks"): every
+  // attribute and the identity counter, replicated, so any rank count restarts bit for bit.
+  void write_snapshot_state(io::SnapshotMeta& meta) const override;
+  void restore_snapshot_state(const io::SnapshotMeta& meta, const std::string& file) override;
+  // This rank's cloud particles for RAMSES' part_ files (sink_output_clouds.cpp).
+  io::SnapshotParticles cloud_particles() const;
 
   double total_mass() const override;
   void add_source_density(int level, double* density) override;
@@ -145,6 +153,9 @@ class SinkModule final : public core::PhysicsModule<D> {
   double courant_factor_ = 0.5, c_acc_ = 0.75, ir_cloud_ = 4.0, r_merge_ = 2.0, merging_timescale_years_ = -1.0;
   double n_sink_ = -1.0, d_sink_ = -1.0, rho_sink_ = -1.0, mass_sink_seed_ = 0.0, gamma_ = 1.4, smallc_ = 1e-10;
   long long nsinkmax_ = 2000;
+  // RAMSES nindsink: the largest identity given so far, so an identity is never given twice (a
+  // merger may remove the sink that held it).
+  std::int64_t largest_identity_ = 0;
   mutable std::vector<Vector> cloud_;
 };
 

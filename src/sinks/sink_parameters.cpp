@@ -13,9 +13,6 @@ void check_sinks(const core::ParameterSet& p) {
   if (!p.get_bool("RUN_PARAMS", "sink")) return;
   KOSMO_REQUIRE(p.get_int("RUN_PARAMS", "ndim") == 3,
                 p.location_of("RUN_PARAMS", "sink") << "sink=.true.: sink particles are three-dimensional (RAMSES stops when ndim /= 3)");
-  // The sinks are not in snapshots yet, so a restart would lose them: refused rather than silent.
-  KOSMO_REQUIRE(p.get_int("RUN_PARAMS", "nrestart") == 0,
-                p.location_of("RUN_PARAMS", "nrestart") << "nrestart with sink=.true.: not implemented yet: restarts of runs with sinks");
   const bool gas_needed = p.get_bool("SINK_PARAMS", "create_sinks") || p.get_string("SINK_PARAMS", "accretion_scheme") != "none";
   KOSMO_REQUIRE(!gas_needed || p.get_bool("RUN_PARAMS", "hydro"),
                 p.location_of("SINK_PARAMS", "accretion_scheme")

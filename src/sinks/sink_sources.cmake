@@ -8,6 +8,8 @@ target_sources(kosmo_sinks PRIVATE
                ${CMAKE_CURRENT_LIST_DIR}/sink_initial_file.cpp
                ${CMAKE_CURRENT_LIST_DIR}/sink_merging.cpp
                ${CMAKE_CURRENT_LIST_DIR}/sink_module.cpp
-               ${CMAKE_CURRENT_LIST_DIR}/sink_parameters.cpp)
+               ${CMAKE_CURRENT_LIST_DIR}/sink_parameters.cpp
+               ${CMAKE_CURRENT_LIST_DIR}/sink_output_clouds.cpp
+               ${CMAKE_CURRENT_LIST_DIR}/sink_restart.cpp)
 # Physical units (star_formation/physical_units.hpp) and the cosmological clock.
 target_link_libraries(kosmo_sinks PUBLIC kosmo_core kosmo_cosmology kosmo_particles kosmo_parallel PRIVATE kosmo_star_formation)
