@@ -120,6 +120,12 @@ void SinkModule<D>::accrete(int level, double dt, double time) {
   });  // collective
   const auto rate = sinks_.template values<double>(ids_.accretion_rate);
   for (std::size_t s = 0; s < sinks_.size(); ++s) rate[s] = scheme_ == AccretionScheme::bondi ? rates[s] : taken[s] / dt;
+  // AGN feedback's reservoir (docs/galaxy.md "AGN feedback"): k_B T2_AGN / m_H per accreted mass.
+  if (t2_agn_ > 0.0) {
+    const double energy_per_mass = t2_agn_ / star_formation::physical_units(params_, cosmology_, time).temperature;
+    const auto reservoir = sinks_.template values<double>(ids_.agn_energy);
+    for (std::size_t s = 0; s < sinks_.size(); ++s) reservoir[s] += taken[s] * energy_per_mass;
+  }
 }
 
 template <int D>

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,8 @@ class SinkModule final : public core::PhysicsModule<D> {
   std::size_t add_sink(const Vector& position, const Vector& velocity, double mass, double time);
   const particles::ParticleSet<D>& sinks() const { return sinks_; }
   const SinkAttributeIds& attribute_ids() const { return ids_; }
+  // The AGN energy reservoirs (attribute agn_energy), which AGN feedback (agn_feedback_module.hpp) empties.
+  std::span<double> agn_reservoirs() { return sinks_.template values<double>(ids_.agn_energy); }
   // The accretion radius ir_cloud dx_min (RAMSES' cloud radius rmax), the radius of the Bondi
   // extrapolation ir_cloud dx_min / 2 (RAMSES compute_accretion_rate) and the merging length
   // r_merge dx_min.
@@ -145,6 +148,7 @@ class SinkModule final : public core::PhysicsModule<D> {
   double courant_factor_ = 0.5, c_acc_ = 0.75, ir_cloud_ = 4.0, r_merge_ = 2.0, merging_timescale_years_ = -1.0;
   double n_sink_ = -1.0, d_sink_ = -1.0, rho_sink_ = -1.0, mass_sink_seed_ = 0.0, gamma_ = 1.4, smallc_ = 1e-10;
   long long nsinkmax_ = 2000;
+  double t2_agn_ = 0.0;  // with agn=.true., T2_AGN: accreted mass fills the reservoir with k_B T2_AGN / m_H per mass
   mutable std::vector<Vector> cloud_;
 };
 
