@@ -70,12 +70,12 @@ void bench_agn(MPI_Comm comm, std::ostream& out, int repeats) {
     binned_runs.push_back(bench::timed([&] {
       const feedback::SupernovaBins bins(lo, hi, radius, images);
       bins_per_axis = bins.bins_per_axis();
-      const auto records = sinks::average_agn(tree, fields, cells, images, &bins, radius);
-      pairs = records.size();
-      binned_budgets = feedback::sum_budgets(records, agn.size());
+      const auto found = sinks::average_agn(cells, images, &bins, radius);
+      pairs = found.size();
+      binned_budgets = sinks::sum_agn_budgets(tree, fields, cells, images, found, agn.size());
     }));
     brute_runs.push_back(bench::timed(
-        [&] { brute_budgets = feedback::sum_budgets(sinks::average_agn(tree, fields, cells, images, nullptr, radius), agn.size()); }));
+        [&] { brute_budgets = sinks::sum_agn_budgets(tree, fields, cells, images, sinks::average_agn(cells, images, nullptr, radius), agn.size()); }));
   }
   const bool same_budgets =
       std::memcmp(binned_budgets.data(), brute_budgets.data(), binned_budgets.size() * sizeof(feedback::BlastBudget)) == 0;

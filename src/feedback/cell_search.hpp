@@ -178,4 +178,36 @@ inline std::size_t work_blocks(const LeafCells& cells, const SupernovaBins* bins
 }
 
 
+// A leaf cell (its index in the cell list) and an event image within reach of it.
+struct CellImagePair {
+  std::uint32_t cell = 0;
+  std::int32_t image = 0;
+};
+
+// Every (cell, image) pair within `radius`, in cell order and, per cell, in image order (the same
+// list from both searches). Eight bytes a pair: kernels with many pairs per event (AGN zones of a
+// few hundred cells) keep the pairs rather than per-pair records, and compute from them.
+inline std::vector<CellImagePair> pairs_in_reach(const LeafCells& cells, std::span<const BlastImage> images, const SupernovaBins* bins,
+                                                 double radius) {
+  const std::size_t blocks = work_blocks(cells, bins);
+  std::vector<std::vector<CellImagePair>> block_pairs(blocks);
+#pragma omp parallel
+  {
+    SearchScratch scratch;
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t b = 0; b < blocks; ++b) {
+      auto& pairs = block_pairs[b];
+      for_each_pair_in_block(cells, b, images, bins, radius, scratch, [&](std::size_t i, std::size_t n) {
+        pairs.push_back({static_cast<std::uint32_t>(i), static_cast<std::int32_t>(n)});
+      });
+    }
+  }
+  std::vector<std::size_t> offset(blocks + 1, 0);
+  for (std::size_t b = 0; b < blocks; ++b) offset[b + 1] = offset[b] + block_pairs[b].size();
+  std::vector<CellImagePair> pairs(offset[blocks]);
+#pragma omp parallel for schedule(static)
+  for (std::size_t b = 0; b < blocks; ++b) std::copy(block_pairs[b].begin(), block_pairs[b].end(), pairs.begin() + static_cast<std::ptrdiff_t>(offset[b]));
+  return pairs;
+}
+
 }  // namespace kosmo::feedback::cell_search

@@ -107,9 +107,10 @@ void AgnFeedbackModule<D>::release_reservoirs(double time) {
   std::optional<feedback::SupernovaBins> bins;
   if (settings_.binning) bins.emplace(bin_lo, bin_hi, radius, images);
   const feedback::SupernovaBins* search = bins ? &*bins : nullptr;
-  const std::vector<feedback::BudgetRecord> records = average_agn(tree_, fields_, cells, images, search, radius);
+  const auto pairs = average_agn(cells, images, search, radius);
   std::vector<feedback::BlastBudget> budgets;
   if (mesh_.distributed()) {
+    const std::vector<feedback::BudgetRecord> records = agn_budget_records(tree_, fields_, cells, images, pairs);
     // Each sink's records go to the rank owning its position, which sums them in the one-rank
     // order; the sums then reach every rank (the others add exact zeros).
     feedback::SharedEvents shared;
@@ -126,7 +127,7 @@ void AgnFeedbackModule<D>::release_reservoirs(double time) {
     MPI_Allreduce(MPI_IN_PLACE, budgets.data(), static_cast<int>(budgets.size() * feedback::budget_values), MPI_DOUBLE, MPI_SUM,
                   mesh_.comm());
   } else {
-    budgets = feedback::sum_budgets(records, events.size());
+    budgets = sum_agn_budgets(tree_, fields_, cells, images, pairs, events.size());
   }
   timers_.add("sinks - average_AGN", start);
 

@@ -5,9 +5,10 @@
 // energy in its reservoir; its zone is the leaf cells whose centre lies within r_AGN of it
 // (distance^2 < r_AGN^2, on every level; periodic images as the supernova blasts).
 //
-// average_AGN: per (cell, AGN image) a record of the cell's volume, gas mass and thermal energy,
-// summed per AGN in (level, Morton key, child) order like average_SN's (sum_budgets on one rank,
-// reduce_budgets across ranks), so the sums do not depend on threads, ranks or search.
+// average_AGN: the (cell, AGN image) pairs, then per AGN the sums of its cells' volume, gas mass and
+// thermal energy in (level, Morton key, child) order like average_SN's (on one rank straight from
+// the pairs, across ranks through records and reduce_budgets), so the sums depend neither on
+// threads, ranks nor search.
 // AGN_blast: each zone cell gets the AGN's thermal energy in proportion to its volume
 // (agn_inj_method='volume') or its gas mass ('mass'), and, in the momentum mode, a radial momentum
 // kick in the same proportion, whose kinetic energy is added with it (the thermal energy stays).
@@ -17,6 +18,7 @@
 
 #include "core/oct_tree.hpp"
 #include "feedback/blast_kernels.hpp"
+#include "feedback/cell_search.hpp"
 #include "feedback/supernova_bins.hpp"
 
 namespace kosmo::sinks {
@@ -26,12 +28,23 @@ inline constexpr int agn_budget_volume = 0;
 inline constexpr int agn_budget_mass = 1;
 inline constexpr int agn_budget_thermal_energy = 2;
 
-// The cells within `radius` of each AGN image: one record per (cell, image), in cell order.
-// `bins` null: the all-pairs scan.
+// average_AGN's search: the (cell, image) pairs within `radius`, in cell order (`bins` null: the
+// all-pairs scan; both give the same list).
+std::vector<feedback::cell_search::CellImagePair> average_agn(const feedback::LeafCells& cells, std::span<const feedback::BlastImage> images,
+                                                              const feedback::SupernovaBins* bins, double radius);
+
+// The per-AGN sums of the pairs' cells (volume, gas mass, thermal energy), added in pair order: one
+// rank's sums, the same bits as sum_budgets of the records below.
 template <int D>
-std::vector<feedback::BudgetRecord> average_agn(const core::OctTree<D>& tree, const feedback::GasFields& fields,
-                                                const feedback::LeafCells& cells, std::span<const feedback::BlastImage> images,
-                                                const feedback::SupernovaBins* bins, double radius);
+std::vector<feedback::BlastBudget> sum_agn_budgets(const core::OctTree<D>& tree, const feedback::GasFields& fields,
+                                                   const feedback::LeafCells& cells, std::span<const feedback::BlastImage> images,
+                                                   std::span<const feedback::cell_search::CellImagePair> pairs, std::size_t events);
+
+// One record per pair (with the cell's place in the global order), for reduce_budgets across ranks.
+template <int D>
+std::vector<feedback::BudgetRecord> agn_budget_records(const core::OctTree<D>& tree, const feedback::GasFields& fields,
+                                                       const feedback::LeafCells& cells, std::span<const feedback::BlastImage> images,
+                                                       std::span<const feedback::cell_search::CellImagePair> pairs);
 
 // What AGN_blast gives a zone cell per unit volume: thermal energy density
 // energy_per_volume + energy_per_mass rho, radial momentum density momentum_per_volume +
