@@ -36,7 +36,7 @@ void declare_agn_parameters(core::SchemaBuilder& schema) {
                   "AGN feedback from the sinks (docs/galaxy.md \"AGN feedback\"): accreted mass fills an energy reservoir "
                   "(T2_AGN), released into the gas within ir_cloud dx_min once per coarse step"),
       real_key("SINK_PARAMS", "t2_agn", 1e12, above(0.0),
-               "K: energy per accreted mass, k_B T2_AGN / m_H (1e12 K is 0.1 c^2, eps_r eps_f c^2 with eps_r eps_f = 0.1)"),
+               "K: energy per accreted mass, k_B T2_AGN / m_H = eps_r eps_f c^2 (1e12 K: eps_r eps_f = 0.0925)"),
       real_key("SINK_PARAMS", "t2_min", 1e7, any_value(),
                "K: the reservoir is released only when the zone's gas is at least this hot or the reservoir can heat it "
                "to this (<= 0: at every coarse step)"),
