@@ -16,12 +16,16 @@
 
 #include "core/oct_tree.hpp"
 #include "feedback/blast_kernels.hpp"
+#include "driver/bench_cell_set.hpp"
 #include "feedback/supernova_bins.hpp"
 
 namespace kosmo::driver {
 namespace {
 
-using Tree = core::OctTree<3>;
+using bench::Timing;
+using bench::timed;
+using bench::median;
+using bench::load_average;
 
 constexpr int kLevelmin = 7;
 constexpr int kLevelmax = 10;
@@ -29,104 +33,6 @@ constexpr int kGalaxies = 24;
 constexpr int kSupernovae = 2000;
 // Radii (box units) of the regions refined to levels 8, 9 and 10 around each galaxy.
 constexpr double kRegionRadius[3] = {0.06, 0.035, 0.02};
-
-// Reproducible uniform numbers (splitmix64).
-struct Random {
-  std::uint64_t state = 0x2545f4914f6cdd1dULL;
-  double operator()() {
-    state += 0x9e3779b97f4a7c15ULL;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
-  }
-};
-
-double periodic_distance2(const std::array<double, 3>& a, const std::array<double, 3>& b) {
-  double r2 = 0.0;
-  for (int d = 0; d < 3; ++d) {
-    double x = std::fabs(a[d] - b[d]);
-    x = std::min(x, 1.0 - x);
-    r2 += x * x;
-  }
-  return r2;
-}
-
-// A unit periodic box refined uniformly to levelmin and, around each galaxy, in nested spheres to
-// levelmax: most of the volume at levelmin, the supernovae where the mesh is finest.
-Tree make_mesh(const std::vector<std::array<double, 3>>& galaxies) {
-  Tree::Geometry geometry;
-  geometry.levelmax = kLevelmax;
-  geometry.coarse_cells = {1, 1, 1};
-  geometry.periodic = {true, true, true};
-  Tree tree(geometry);
-  for (int level = 1; level < kLevelmax; ++level) {
-    const std::vector<core::OctIndex> octs = tree.octs_at_level(level);
-    for (core::OctIndex o : octs)
-      for (int c = 0; c < Tree::cells_per_oct; ++c) {
-        const core::CellIndex cell = Tree::cell_index(o, c);
-        bool refine = level < kLevelmin;
-        if (!refine) {
-          const auto x = tree.cell_centre(cell);
-          const double radius = kRegionRadius[level - kLevelmin];
-          for (const auto& g : galaxies) refine = refine || periodic_distance2({x[0], x[1], x[2]}, g) < radius * radius;
-        }
-        if (refine) tree.create_son(cell);
-      }
-    tree.rebuild_level_lists();
-  }
-  return tree;
-}
-
-// Gas fields of the bench: uniform, the injection's start for both searches.
-feedback::GasFields add_gas(Tree& tree) {
-  feedback::GasFields fields;
-  fields.density = tree.add_field(core::scalar_field("density"));
-  for (int d = 0; d < 3; ++d) fields.momentum[d] = tree.add_field(core::scalar_field(std::string("momentum_") + "xyz"[d]));
-  fields.energy = tree.add_field(core::scalar_field("total_energy"));
-  return fields;
-}
-
-void reset_gas(Tree& tree, const feedback::GasFields& fields) {
-  const std::size_t cells = tree.oct_capacity() * Tree::cells_per_oct;
-  std::fill(tree.field(fields.density), tree.field(fields.density) + cells, 1.0);
-  for (int d = 0; d < 3; ++d) std::fill(tree.field(fields.momentum[d]), tree.field(fields.momentum[d]) + cells, 0.0);
-  std::fill(tree.field(fields.energy), tree.field(fields.energy) + cells, 1e-5);
-}
-
-struct Timing {
-  double wall = 0.0, cpu = 0.0;
-};
-
-double process_cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-template <class Work>
-Timing timed(Work&& work) {
-  const double cpu = process_cpu_seconds();
-  const auto start = std::chrono::steady_clock::now();
-  work();
-  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), process_cpu_seconds() - cpu};
-}
-
-Timing median(std::vector<Timing> runs) {
-  auto middle = [&runs](auto member) {
-    std::vector<double> v;
-    for (const auto& r : runs) v.push_back(r.*member);
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
-  return {middle(&Timing::wall), middle(&Timing::cpu)};
-}
-
-// The machine's one-minute load average: timings of a shared machine mean little without it.
-double load_average() {
-  double load[1] = {0.0};
-  return getloadavg(load, 1) == 1 ? load[0] : -1.0;
-}
 
 void report(std::ostream& out, const char* routine, std::size_t cells, const std::array<int, 3>& bins, double rmax, int repeats,
             const Timing& binned, const Timing& brute, bool identical) {
@@ -148,21 +54,15 @@ void bench_feedback(MPI_Comm comm, std::ostream& out, int repeats) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank != 0) return;  // the kernels are a rank's own work; one rank measures them
-  Random random;
-  std::vector<std::array<double, 3>> galaxies(kGalaxies);
-  for (auto& g : galaxies) g = {random(), random(), random()};
-  Tree tree = make_mesh(galaxies);
-  const feedback::GasFields fields = add_gas(tree);
+  bench::Random random;
+  const std::vector<std::array<double, 3>> galaxies = bench::random_galaxies(random, kGalaxies);
+  bench::Tree tree = bench::make_mesh({kLevelmin, kLevelmax, {kRegionRadius[0], kRegionRadius[1], kRegionRadius[2]}}, galaxies);
+  const feedback::GasFields fields = bench::add_gas(tree);
   std::vector<feedback::SupernovaEvent> events(kSupernovae);
   for (int i = 0; i < kSupernovae; ++i) {
     // Uniform in the level-10 sphere of a galaxy.
-    const auto& g = galaxies[static_cast<std::size_t>(i % kGalaxies)];
-    std::array<double, 3> offset{};
-    do {
-      for (double& x : offset) x = 2.0 * random() - 1.0;
-    } while (offset[0] * offset[0] + offset[1] * offset[1] + offset[2] * offset[2] > 1.0);
     auto& e = events[static_cast<std::size_t>(i)];
-    for (int d = 0; d < 3; ++d) e.position[d] = std::fmod(g[d] + kRegionRadius[2] * offset[d] + 1.0, 1.0);
+    e.position = bench::point_in_sphere(random, galaxies[static_cast<std::size_t>(i % kGalaxies)], kRegionRadius[2]);
     e.ejected_mass = 1e-6;
     e.energy = 1e-3;
     e.identity = i;
@@ -204,13 +104,13 @@ void bench_feedback(MPI_Comm comm, std::ostream& out, int repeats) {
   brute_runs.clear();
   std::vector<double> binned_state, brute_state;
   for (int r = 0; r < repeats; ++r) {
-    reset_gas(tree, fields);
+    bench::reset_gas(tree, fields);
     binned_runs.push_back(timed([&] {
       const feedback::SupernovaBins bins(lo, hi, rmax, images);
       feedback::sedov_blast(tree, fields, cells, images, &bins, rmax, injections);
     }));
     binned_state = snapshot();
-    reset_gas(tree, fields);
+    bench::reset_gas(tree, fields);
     brute_runs.push_back(timed([&] { feedback::sedov_blast(tree, fields, cells, images, nullptr, rmax, injections); }));
     brute_state = snapshot();
   }

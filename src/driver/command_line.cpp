@@ -15,6 +15,7 @@ std::string usage() {
          "       kosmo bench hydro [--steps N]      hydro benchmarks, one JSON object per case\n"
          "       kosmo bench gravity                base-level FFT (gathered, slabs) and multigrid solves, 64^3-256^3, JSON lines\n"
          "       kosmo bench feedback [--steps N]   average_SN and Sedov_blast, binned vs all-pairs, ~2000 supernovae, levels 7-10\n"
+         "       kosmo bench agn [--steps N]        average_AGN and AGN_blast, binned vs all-pairs, ~30 000 AGN, levels 6-9\n"
          "       kosmo bench fof [--steps N]        friends-of-friends sink merger backends, clustered sinks, 10^2-10^6, JSON lines\n"
          "       kosmo bench io                     snapshot write and read throughput, 32^3-128^3, JSON lines\n"
          "       kosmo bench scaling [--case C] [--steps N]\n"
@@ -92,8 +93,8 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
       line.bench_case = arguments[++i];
     } else if (line.command == "bench") {
       KOSMO_REQUIRE(line.bench.empty(), "only one benchmark may be named (got '" << line.bench << "' and '" << a << "')");
-      KOSMO_REQUIRE(a == "hydro" || a == "gravity" || a == "feedback" || a == "fof" || a == "io" || a == "scaling",
-                    "unknown benchmark '" << a << "' (available: hydro, gravity, feedback, fof, io, scaling)");
+      KOSMO_REQUIRE(a == "hydro" || a == "gravity" || a == "feedback" || a == "agn" || a == "fof" || a == "io" || a == "scaling",
+                    "unknown benchmark '" << a << "' (available: hydro, gravity, feedback, agn, fof, io, scaling)");
       line.bench = a;
     } else if (!a.empty() && a[0] == '-') {
       KOSMO_FAIL("unknown option '" << a << "'\n" << usage());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "driver/bench_agn.hpp"
 #include "driver/bench_feedback.hpp"
 #include "driver/bench_fof.hpp"
 #include "driver/bench_gravity.hpp"
@@ -95,11 +96,13 @@ int main(int argc, char** argv) {
       return status;
     }
     if (line.command == "bench") {
-      KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro | gravity | feedback | fof | io | scaling)");
+      KOSMO_REQUIRE(!line.bench.empty(), "which benchmark? (kosmo bench hydro | gravity | feedback | agn | fof | io | scaling)");
       if (line.bench == "gravity") {
         kosmo::driver::bench_gravity(MPI_COMM_WORLD, std::cout);
       } else if (line.bench == "feedback") {
         kosmo::driver::bench_feedback(MPI_COMM_WORLD, std::cout, line.steps > 0 ? line.steps : 3);
+      } else if (line.bench == "agn") {
+        kosmo::driver::bench_agn(MPI_COMM_WORLD, std::cout, line.steps > 0 ? line.steps : 3);
       } else if (line.bench == "fof") {
         kosmo::driver::bench_fof(MPI_COMM_WORLD, std::cout, line.steps > 0 ? line.steps : 3);
       } else if (line.bench == "io") {

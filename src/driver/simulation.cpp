@@ -13,6 +13,7 @@
 #include "hydro/refinement_criteria.hpp"
 #include "hydro/initial_regions.hpp"
 #include "parallel/cost_function.hpp"
+#include "sinks/agn_feedback_module.hpp"
 #include "sinks/sink_module.hpp"
 #include "star_formation/star_formation_module.hpp"
 #include "star_formation/star_formation_parameters.hpp"
@@ -90,6 +91,7 @@ Simulation<D>::Simulation(const core::ParameterSet& params, MPI_Comm comm)
       add_module(std::make_unique<star_formation::StarFormationModule<D>>(params, tree_, mesh_, timers_, particles()->set()));
   }
   if (params.get_bool("RUN_PARAMS", "sink")) add_module(std::make_unique<sinks::SinkModule<D>>(params, tree_, mesh_, timers_));
+  if (params.get_bool("RUN_PARAMS", "sink") && params.get_bool("SINK_PARAMS", "agn")) add_module(std::make_unique<sinks::AgnFeedbackModule<D>>(params, tree_, mesh_, timers_));
   // After star formation, whose supernova events it injects in the same level step.
   if (params.get_bool("RUN_PARAMS", "hydro")) add_module(std::make_unique<feedback::FeedbackModule<D>>(params, tree_, mesh_, timers_));
 }

@@ -154,10 +154,9 @@ void declare_keys_of_unimplemented_blocks(core::SchemaBuilder& schema) {
       "SINK_PARAMS", kSinks,
       {"ir_cloud_massive", "sink_soft", "mass_sink_direct_force", "check_energies",
        "mass_smbh_seed", "nlevelmax_sink", "acc_sink_boost", "mass_merger_vel_check",
-       "clump_core", "verbose_agn", "t2_agn", "t2_min", "cone_opening", "mass_halo_agn", "mass_clump_agn",
-       "mass_star_agn", "agn_fbk_frac_ener", "agn_fbk_frac_mom", "t2_max", "v_max", "boost_threshold_density",
-       "epsilon_kin", "agn_fbk_mode_switch_threshold", "kin_mass_loading", "smbh", "agn",
-       "max_mass_nsc", "agn_acc_method", "agn_inj_method", "sink_descent", "gamma_grad_descent", "fudge_graddescent"});
+       "clump_core", "verbose_agn", "mass_halo_agn", "mass_clump_agn",
+       "mass_star_agn", "boost_threshold_density", "smbh",
+       "max_mass_nsc", "agn_acc_method", "sink_descent", "gamma_grad_descent", "fudge_graddescent"});
   schema.add_unimplemented("STELLAR_PARAMS", kStellar,
                            {"nstellarmax", "stellar_msink_th", "sn_direct", "imf_index", "imf_low", "imf_high",
                             "lt_t0", "lt_m0", "lt_a", "lt_b", "hii_t", "feedback_photon_group", "sn_feedback_sink",

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "core/error.hpp"
-#include "core/prolongation.hpp"
+#include "feedback/gas_restriction.hpp"
 #include "feedback/supernova_bins.hpp"
 #include "feedback/supernova_exchange.hpp"
 #include "hydro/hydro_module.hpp"
@@ -204,24 +204,10 @@ void FeedbackModule<D>::deposit_in_host_cell(const SupernovaEvent& event) {
   if (delay_scalar_ >= 0 && settings_.mode == InjectionMode::thermal) tree_.field(delay_scalar_)[host] += density;
 }
 
-// RAMSES upload_fine and make_virtual_fine after kinetic_feedback: the refined cells take the mean of
-// their sons again, finest first, each level's ghosts refreshed before the level above reads them.
+// RAMSES upload_fine and make_virtual_fine after kinetic_feedback (feedback/gas_restriction.hpp).
 template <int D>
 void FeedbackModule<D>::restrict_and_refresh() {
-  for (int level = tree_.levelmax() - 1; level >= levelmin_; --level) {
-    if (mesh_.distributed()) mesh_.exchange_fields(tree_, level + 1, gas_fields_);
-    const auto& octs = tree_.octs_at_level(level);
-    for (int field : gas_fields_) {
-      double* u = tree_.field(field);
-#pragma omp parallel for schedule(static)
-      for (std::size_t i = 0; i < octs.size(); ++i)
-        for (int c = 0; c < Tree::cells_per_oct; ++c) {
-          const core::CellIndex cell = Tree::cell_index(octs[i], c);
-          const core::OctIndex son = tree_.son(cell);
-          if (son != core::no_oct) u[cell] = core::restrict_children<D>(u + Tree::cell_index(son, 0));
-        }
-    }
-  }
+  restrict_after_injection(tree_, mesh_, gas_fields_, levelmin_);
 }
 
 template class FeedbackModule<1>;

@@ -9,7 +9,10 @@
 
 namespace kosmo::sinks {
 
-// Owned leaf cells whose centre is within r_acc of a sink, and the owned leaf cell holding it.
+// Owned leaf cells whose centre is within r_acc of a sink, and the owned leaf cell holding it. The
+// cube of cells around the sink is walked oct by oct: one hash lookup (find_cell of the oct's first
+// cell) per oct rather than per cell; the sums over the zone are taken in cell-identity order
+// (sink_cell_sums.hpp), so the order of the list does not change them.
 template <int D>
 std::vector<typename SinkModule<D>::ZoneCell> SinkModule<D>::zone_cells() const {
   std::vector<ZoneCell> zone;
@@ -20,31 +23,46 @@ std::vector<typename SinkModule<D>::ZoneCell> SinkModule<D>::zone_cells() const 
     for (int level = 1; level <= tree_.levelmax(); ++level) {
       if (tree_.octs_at_level(level).empty()) continue;
       const double h = tree_.cell_size(level);
-      typename Tree::Coordinates low{}, high{}, holder{};
+      typename Tree::Coordinates low{}, high{}, holder{}, oct_low{}, oct_high{};
       for (int d = 0; d < D; ++d) {
+        const auto axis = static_cast<std::size_t>(d);
         const double x = sinks_.position(d)[s];
-        low[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor((x - radius) / h));
-        high[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor((x + radius) / h));
-        holder[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(std::floor(x / h));
+        low[axis] = static_cast<std::int64_t>(std::floor((x - radius) / h));
+        high[axis] = static_cast<std::int64_t>(std::floor((x + radius) / h));
+        holder[axis] = static_cast<std::int64_t>(std::floor(x / h));
+        oct_low[axis] = low[axis] >> 1;  // floor(c / 2), negative coordinates included
+        oct_high[axis] = high[axis] >> 1;
       }
-      typename Tree::Coordinates c = low;
+      typename Tree::Coordinates o = oct_low;
       while (true) {
-        const core::CellIndex cell = tree_.find_cell(level, c);
-        if (cell != core::no_cell && tree_.is_leaf(cell) && tree_.role(Tree::oct_of(cell)) == core::OctRole::owned) {
-          const auto centre = tree_.cell_centre(cell);
-          ZoneCell zc{s, cell, level, {}};
-          double r2 = 0.0;
-          for (int d = 0; d < D; ++d) {
-            double dx = centre[static_cast<std::size_t>(d)] - sinks_.position(d)[s];
-            if (periodic[static_cast<std::size_t>(d)]) dx -= boxlen * std::round(dx / boxlen);
-            zc.offset[static_cast<std::size_t>(d)] = dx;
-            r2 += dx * dx;
+        typename Tree::Coordinates first{};
+        for (int d = 0; d < D; ++d) first[static_cast<std::size_t>(d)] = 2 * o[static_cast<std::size_t>(d)];
+        const core::CellIndex first_cell = tree_.find_cell(level, first);
+        if (first_cell != core::no_cell && tree_.role(Tree::oct_of(first_cell)) == core::OctRole::owned)
+          for (int child = 0; child < Tree::cells_per_oct; ++child) {
+            typename Tree::Coordinates c = first;
+            bool inside = true;
+            for (int d = 0; d < D; ++d) {
+              const auto axis = static_cast<std::size_t>(d);
+              c[axis] += (child >> d) & 1;
+              inside = inside && c[axis] >= low[axis] && c[axis] <= high[axis];
+            }
+            const core::CellIndex cell = Tree::cell_index(Tree::oct_of(first_cell), child);
+            if (!inside || !tree_.is_leaf(cell)) continue;
+            const auto centre = tree_.cell_centre(cell);
+            ZoneCell zc{s, cell, level, {}};
+            double r2 = 0.0;
+            for (int d = 0; d < D; ++d) {
+              double dx = centre[static_cast<std::size_t>(d)] - sinks_.position(d)[s];
+              if (periodic[static_cast<std::size_t>(d)]) dx -= boxlen * std::round(dx / boxlen);
+              zc.offset[static_cast<std::size_t>(d)] = dx;
+              r2 += dx * dx;
+            }
+            if (r2 <= radius * radius || c == holder) zone.push_back(zc);
           }
-          if (r2 <= radius * radius || c == holder) zone.push_back(zc);
-        }
         int d = 0;
-        while (d < D && ++c[static_cast<std::size_t>(d)] > high[static_cast<std::size_t>(d)]) {
-          c[static_cast<std::size_t>(d)] = low[static_cast<std::size_t>(d)];
+        while (d < D && ++o[static_cast<std::size_t>(d)] > oct_high[static_cast<std::size_t>(d)]) {
+          o[static_cast<std::size_t>(d)] = oct_low[static_cast<std::size_t>(d)];
           ++d;
         }
         if (d == D) break;
@@ -120,6 +138,12 @@ void SinkModule<D>::accrete(int level, double dt, double time) {
   });  // collective
   const auto rate = sinks_.template values<double>(ids_.accretion_rate);
   for (std::size_t s = 0; s < sinks_.size(); ++s) rate[s] = scheme_ == AccretionScheme::bondi ? rates[s] : taken[s] / dt;
+  // AGN feedback's reservoir (docs/galaxy.md "AGN feedback"): k_B T2_AGN / m_H per accreted mass.
+  if (t2_agn_ > 0.0) {
+    const double energy_per_mass = t2_agn_ / star_formation::physical_units(params_, cosmology_, time).temperature;
+    const auto reservoir = sinks_.template values<double>(ids_.agn_energy);
+    for (std::size_t s = 0; s < sinks_.size(); ++s) reservoir[s] += taken[s] * energy_per_mass;
+  }
 }
 
 template <int D>

@@ -52,6 +52,7 @@ SinkModule<D>::SinkModule(const core::ParameterSet& params, Tree& tree, parallel
   levelmin_ = static_cast<int>(params.get_int("AMR_PARAMS", "levelmin"));
   level_start_.assign(static_cast<std::size_t>(tree_.levelmax()) + 2, 0.0);
   ids_ = register_sink_attributes(sinks_);
+  if (params.get_bool("SINK_PARAMS", "agn")) t2_agn_ = params.get_real("SINK_PARAMS", "t2_agn");
 }
 
 template <int D>

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,8 @@ class SinkModule final : public core::PhysicsModule<D> {
   std::size_t add_sink(const Vector& position, const Vector& velocity, double mass, double time);
   const particles::ParticleSet<D>& sinks() const { return sinks_; }
   const SinkAttributeIds& attribute_ids() const { return ids_; }
+  // The AGN energy reservoirs (attribute agn_energy), which AGN feedback (agn_feedback_module.hpp) empties.
+  std::span<double> agn_reservoirs() { return sinks_.template values<double>(ids_.agn_energy); }
   // The accretion radius ir_cloud dx_min (RAMSES' cloud radius rmax), the radius of the Bondi
   // extrapolation ir_cloud dx_min / 2 (RAMSES compute_accretion_rate) and the merging length
   // r_merge dx_min.
@@ -156,6 +159,7 @@ class SinkModule final : public core::PhysicsModule<D> {
   // RAMSES nindsink: the largest identity given so far, so an identity is never given twice (a
   // merger may remove the sink that held it).
   std::int64_t largest_identity_ = 0;
+  double t2_agn_ = 0.0;  // with agn=.true., T2_AGN: accreted mass fills the reservoir with k_B T2_AGN / m_H per mass
   mutable std::vector<Vector> cloud_;
 };
 

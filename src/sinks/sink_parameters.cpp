@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/schema_builder.hpp"
+#include "sinks/agn_settings.hpp"
 
 namespace kosmo::sinks {
 namespace {
@@ -78,6 +79,7 @@ void declare_parameters(core::SchemaBuilder& schema) {
                   "refine to levelmax every cell that meets the accretion sphere (radius ir_cloud dx_min) of a sink"),
   });
   schema.add_check(&check_sinks);
+  declare_agn_parameters(schema);
 }
 // clang-format on
 

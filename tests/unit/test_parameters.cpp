@@ -465,8 +465,8 @@ TEST(ParameterErrors, KeyThatBelongsToAnUnimplementedBlock) {
 TEST(ParameterErrors, UnimplementedRamsesKeyNamesItsFeature) {
   expect_contains(load_error("&RUN_PARAMS\n rt=.true.\n/"),
                   {"params.nml:2:", "&RUN_PARAMS: rt: not implemented yet: radiative transfer (RAMSES-RT)"});
-  expect_contains(load_error("&RUN_PARAMS\n hydro=.true.\n sink=.true.\n/\n&SINK_PARAMS\n agn=.true.\n/"),
-                  {"params.nml:6:", "&SINK_PARAMS: agn: not implemented yet: sink particles"});
+  expect_contains(load_error("&RUN_PARAMS\n hydro=.true.\n sink=.true.\n/\n&SINK_PARAMS\n smbh=.true.\n/"),
+                  {"params.nml:6:", "&SINK_PARAMS: smbh: not implemented yet: sink particles"});
   expect_contains(load_error("&HYDRO_PARAMS\n  difmag=0.1\n/"),
                   {"params.nml:2:", "&HYDRO_PARAMS: difmag: not implemented yet: artificial diffusion (difmag)"});
   expect_contains(load_error("&INIT_PARAMS multiple=.true. /"), {"params.nml:1:", "multiple: not implemented yet"});
