@@ -230,8 +230,9 @@ void HydroModule<D>::source_terms(int level, double dt) {
   // provisionally, so that the state between steps is synchronised.
   if (pending_kick_ >= 0) {
     double* pending = tree_.field(pending_kick_);
-    for (core::OctIndex o : tree_.octs_at_level(level))
-      for (int c = 0; c < Tree::cells_per_oct; ++c) pending[Tree::cell_index(o, c)] = 0.5 * dt;
+    const auto& octs = tree_.octs_at_level(level);
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < octs.size(); ++i) std::fill_n(pending + Tree::cell_index(octs[i], 0), Tree::cells_per_oct, 0.5 * dt);
     solver_.gravity_kick(level, 2.0, pending_kick_);
   }
   solver_.restrict_onto(level);

@@ -19,6 +19,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// Octs below which a loop of a few operations per cell runs on one thread: with passive waiting
+// (the launcher's default) starting a parallel region wakes the other threads, which on this
+// machine costs about as much as copying a couple of thousand octs.
+constexpr std::size_t minimum_threaded_octs = 2048;
+bool worth_threads(std::size_t octs) { return octs >= minimum_threaded_octs; }
+
 const char* axis_name(int d) { return d == 0 ? "x" : (d == 1 ? "y" : "z"); }
 
 // Index of cell c among the transverse positions of a face along axis d: bit d removed.
@@ -50,13 +56,24 @@ HydroSolver<D>::HydroSolver(Tree& tree, const Settings& settings)
     }
 }
 
+// One parallel region over the level's octs for all variables, split into the same contiguous
+// ranges as the Godunov update (static schedule over the same oct list), so that each thread
+// copies the octs it has just updated, out of its own cache (docs/performance.md, "Threads and
+// ranks on shared cores").
 template <int D>
 void HydroSolver<D>::copy_level(int level, const std::vector<int>& from, const std::vector<int>& to) {
+  const auto& octs = tree_.octs_at_level(level);
+  std::vector<const double*> source(static_cast<std::size_t>(nvar_));
+  std::vector<double*> target(static_cast<std::size_t>(nvar_));
   for (int v = 0; v < nvar_; ++v) {
-    const double* source = tree_.field(from[static_cast<std::size_t>(v)]);
-    double* target = tree_.field(to[static_cast<std::size_t>(v)]);
-    for (core::OctIndex o : tree_.octs_at_level(level))
-      std::copy_n(source + Tree::cell_index(o, 0), cells_per_oct, target + Tree::cell_index(o, 0));
+    source[static_cast<std::size_t>(v)] = tree_.field(from[static_cast<std::size_t>(v)]);
+    target[static_cast<std::size_t>(v)] = tree_.field(to[static_cast<std::size_t>(v)]);
+  }
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
+  for (std::size_t i = 0; i < octs.size(); ++i) {
+    const core::CellIndex first = Tree::cell_index(octs[i], 0);
+    for (int v = 0; v < nvar_; ++v)
+      std::copy_n(source[static_cast<std::size_t>(v)] + first, cells_per_oct, target[static_cast<std::size_t>(v)] + first);
   }
 }
 
@@ -75,16 +92,21 @@ void HydroSolver<D>::set_uold(int level, double dt) {
 template <int D>
 void HydroSolver<D>::restrict_onto(int level) {
   const auto& octs = tree_.octs_at_level(level);
-  for (int v = 0; v < nvar_; ++v) {
-    double* u = tree_.field(uold_[static_cast<std::size_t>(v)]);
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < octs.size(); ++i)
-      for (int c = 0; c < cells_per_oct; ++c) {
-        const core::CellIndex cell = Tree::cell_index(octs[i], c);
-        const core::OctIndex son = tree_.son(cell);
-        if (son != core::no_oct) u[cell] = core::restrict_children<D>(u + Tree::cell_index(son, 0));
+  std::vector<double*> u(static_cast<std::size_t>(nvar_));
+  for (int v = 0; v < nvar_; ++v) u[static_cast<std::size_t>(v)] = tree_.field(uold_[static_cast<std::size_t>(v)]);
+  // One region for all variables (a region per variable cost more in thread wake-ups than the
+  // restriction itself).
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
+  for (std::size_t i = 0; i < octs.size(); ++i)
+    for (int c = 0; c < cells_per_oct; ++c) {
+      const core::CellIndex cell = Tree::cell_index(octs[i], c);
+      const core::OctIndex son = tree_.son(cell);
+      if (son == core::no_oct) continue;
+      for (int v = 0; v < nvar_; ++v) {
+        double* values = u[static_cast<std::size_t>(v)];
+        values[cell] = core::restrict_children<D>(values + Tree::cell_index(son, 0));
       }
-  }
+    }
   if (settings_.interpol_var == 1) restrict_internal_energy(level);
 }
 
