@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "hydro/hydro_solver.hpp"
+#include "hydro/thread_threshold.hpp"
 
 namespace kosmo::hydro {
 
@@ -51,7 +52,7 @@ void HydroSolver<D>::start_internal_energy(int level) {
   for (int d = 0; d < D; ++d) momentum[static_cast<std::size_t>(d)] = tree_.field(uold_[static_cast<std::size_t>(1 + d)]);
   double* internal = tree_.field(internal_energy_);
   double* divergence = tree_.field(divergence_);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);
@@ -78,7 +79,7 @@ void HydroSolver<D>::apply_pressure_fix(int level, double dt) {
   for (int d = 0; d < D; ++d) momentum[static_cast<std::size_t>(d)] = tree_.field(uold_[static_cast<std::size_t>(1 + d)]);
   const double* internal = tree_.field(internal_energy_);
   const double* divergence = tree_.field(divergence_);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);

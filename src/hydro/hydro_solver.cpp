@@ -12,18 +12,13 @@
 #include "hydro/courant.hpp"
 #include "hydro/hydro_variables.hpp"
 #include "hydro/muscl_hancock.hpp"
+#include "hydro/thread_threshold.hpp"
 
 namespace kosmo::hydro {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-// Octs below which a loop of a few operations per cell runs on one thread: with passive waiting
-// (the launcher's default) starting a parallel region wakes the other threads, which on this
-// machine costs about as much as copying a couple of thousand octs.
-constexpr std::size_t minimum_threaded_octs = 2048;
-bool worth_threads(std::size_t octs) { return octs >= minimum_threaded_octs; }
 
 const char* axis_name(int d) { return d == 0 ? "x" : (d == 1 ? "y" : "z"); }
 
@@ -149,7 +144,7 @@ void HydroSolver<D>::kick_level(int level, double factor, const double* kick_tim
   }
   // RAMSES synchro_hydro_fine: every cell of the level, leaf or not (restriction overwrites the
   // refined ones later); the kinetic energy is swapped so that the internal energy is untouched.
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);
