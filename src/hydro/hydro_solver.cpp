@@ -51,9 +51,9 @@ HydroSolver<D>::HydroSolver(Tree& tree, const Settings& settings)
     }
 }
 
-// One parallel region over the level's octs for all variables, split into the same contiguous
-// ranges as the Godunov update (static schedule over the same oct list), so that each thread
-// copies the octs it has just updated, out of its own cache (docs/performance.md, "Threads and
+// On one thread: the copy is bound by memory bandwidth, and on the 2-core development machine a
+// threaded copy (one region over the octs, split as the Godunov sweep) was slower than this, the
+// thread wake-up costing more than the second core gains (docs/performance.md, "Threads and
 // ranks on shared cores").
 template <int D>
 void HydroSolver<D>::copy_level(int level, const std::vector<int>& from, const std::vector<int>& to) {
@@ -64,7 +64,6 @@ void HydroSolver<D>::copy_level(int level, const std::vector<int>& from, const s
     source[static_cast<std::size_t>(v)] = tree_.field(from[static_cast<std::size_t>(v)]);
     target[static_cast<std::size_t>(v)] = tree_.field(to[static_cast<std::size_t>(v)]);
   }
-#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
   for (std::size_t i = 0; i < octs.size(); ++i) {
     const core::CellIndex first = Tree::cell_index(octs[i], 0);
     for (int v = 0; v < nvar_; ++v)
