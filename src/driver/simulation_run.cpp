@@ -409,7 +409,11 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   std::optional<cosmology::LayzerIrvine> layzer_irvine;
   if (sim.cosmology() && sim.gravity()) {
     layzer_irvine.emplace(params.get_real("HYDRO_PARAMS", "gamma"));
-    sim.set_coarse_force_observer([&sim, comm, &layzer_irvine] { sample_cosmic_energy(sim, comm, *layzer_irvine); });  // collective
+    sim.set_coarse_force_observer([&sim, comm, &layzer_irvine] {
+      const auto start = Clock::now();
+      sample_cosmic_energy(sim, comm, *layzer_irvine);  // collective
+      sim.timers().add("step diagnostics", start);
+    });
   }
   const CosmicEnergy cosmic{layzer_irvine ? &*layzer_irvine : nullptr};
   // tau < 0 before today in cosmological runs: compare with a tolerance on the step, not on tend.
@@ -422,7 +426,9 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
     sim.timers().add("courant time step", start);
     dt = std::min(schedule.limit_time_step(sim.time(), dt), tend - sim.time());
     sim.advance(dt);
+    const auto diagnostics_start = Clock::now();
     log_step(sim, params, comm, rank, dt, initial, initial_energy, initial_metals, cosmic, log);
+    sim.timers().add("step diagnostics", diagnostics_start);
     if (rank == 0)
       log << progress.line(progress_value(sim.cosmology(), sim.time()), sim.step(),
                            std::chrono::duration<double>(Clock::now() - loop_start).count()) << std::flush;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "hydro/hydro_solver.hpp"
+#include "hydro/thread_threshold.hpp"
 
 namespace kosmo::hydro {
 
@@ -42,7 +43,7 @@ std::pair<long long, long long> floor_octs(Tree& tree, const std::vector<int>& u
   std::array<double*, D> momentum{};
   for (int d = 0; d < D; ++d) momentum[static_cast<std::size_t>(d)] = tree.field(uold[static_cast<std::size_t>(1 + d)]);
   long long floored = 0, added = 0;
-#pragma omp parallel for schedule(static) reduction(+ : floored, added)
+#pragma omp parallel for schedule(static) reduction(+ : floored, added) if (worth_threads(octs.size()))
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "hydro/hydro_solver.hpp"
+#include "hydro/thread_threshold.hpp"
 
 namespace kosmo::hydro {
 
@@ -82,7 +83,7 @@ void HydroSolver<D>::restrict_internal_energy(int level) {
   std::array<const double*, D> momentum{};
   for (int d = 0; d < D; ++d) momentum[static_cast<std::size_t>(d)] = tree_.field(uold_[static_cast<std::size_t>(1 + d)]);
   const auto& octs = tree_.octs_at_level(level);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);

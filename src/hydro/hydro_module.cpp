@@ -11,6 +11,7 @@
 #include "hydro/equation_of_state.hpp"
 #include "hydro/hydro_parameters.hpp"
 #include "hydro/hydro_variables.hpp"
+#include "hydro/thread_threshold.hpp"
 #include "particles/exact_charge_sum.hpp"
 #include "parallel/reflux_exchange.hpp"
 
@@ -230,8 +231,9 @@ void HydroModule<D>::source_terms(int level, double dt) {
   // provisionally, so that the state between steps is synchronised.
   if (pending_kick_ >= 0) {
     double* pending = tree_.field(pending_kick_);
-    for (core::OctIndex o : tree_.octs_at_level(level))
-      for (int c = 0; c < Tree::cells_per_oct; ++c) pending[Tree::cell_index(o, c)] = 0.5 * dt;
+    const auto& octs = tree_.octs_at_level(level);
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
+    for (std::size_t i = 0; i < octs.size(); ++i) std::fill_n(pending + Tree::cell_index(octs[i], 0), Tree::cells_per_oct, 0.5 * dt);
     solver_.gravity_kick(level, 2.0, pending_kick_);
   }
   solver_.restrict_onto(level);
@@ -269,7 +271,7 @@ void HydroModule<D>::impose_barotrope(int level) {
   for (int d = 0; d < D; ++d) momentum[static_cast<std::size_t>(d)] = tree_.field(fields[static_cast<std::size_t>(1 + d)]);
   const auto& octs = tree_.octs_at_level(level);
   const BarotropicEos eos = *barotrope_;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < Tree::cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);
@@ -312,7 +314,7 @@ template <int D>
 void HydroModule<D>::add_density(int level, double* density) const {
   const double* rho = tree_.field(solver_.uold_fields()[0]);
   const auto& octs = tree_.octs_at_level(level);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < Tree::cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "hydro/hydro_solver.hpp"
+#include "hydro/thread_threshold.hpp"
 
 namespace kosmo::hydro {
 
@@ -52,7 +53,7 @@ void HydroSolver<D>::start_internal_energy(int level) {
   for (int d = 0; d < D; ++d) momentum[static_cast<std::size_t>(d)] = tree_.field(uold_[static_cast<std::size_t>(1 + d)]);
   double* internal = tree_.field(internal_energy_);
   double* divergence = tree_.field(divergence_);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);
@@ -84,7 +85,7 @@ void HydroSolver<D>::apply_pressure_fix(int level, double dt) {
   // The energy the replacement adds to leaf cells (refined ones are overwritten by restriction),
   // per oct and added in oct order, so the threads do not change the sum.
   std::vector<double> added(octs.size(), 0.0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);

@@ -12,6 +12,7 @@
 #include "hydro/courant.hpp"
 #include "hydro/hydro_variables.hpp"
 #include "hydro/muscl_hancock.hpp"
+#include "hydro/thread_threshold.hpp"
 
 namespace kosmo::hydro {
 namespace {
@@ -50,13 +51,23 @@ HydroSolver<D>::HydroSolver(Tree& tree, const Settings& settings)
     }
 }
 
+// On one thread: the copy is bound by memory bandwidth, and on the 2-core development machine a
+// threaded copy (one region over the octs, split as the Godunov sweep) was slower than this, the
+// thread wake-up costing more than the second core gains (docs/performance.md, "Threads and
+// ranks on shared cores").
 template <int D>
 void HydroSolver<D>::copy_level(int level, const std::vector<int>& from, const std::vector<int>& to) {
+  const auto& octs = tree_.octs_at_level(level);
+  std::vector<const double*> source(static_cast<std::size_t>(nvar_));
+  std::vector<double*> target(static_cast<std::size_t>(nvar_));
   for (int v = 0; v < nvar_; ++v) {
-    const double* source = tree_.field(from[static_cast<std::size_t>(v)]);
-    double* target = tree_.field(to[static_cast<std::size_t>(v)]);
-    for (core::OctIndex o : tree_.octs_at_level(level))
-      std::copy_n(source + Tree::cell_index(o, 0), cells_per_oct, target + Tree::cell_index(o, 0));
+    source[static_cast<std::size_t>(v)] = tree_.field(from[static_cast<std::size_t>(v)]);
+    target[static_cast<std::size_t>(v)] = tree_.field(to[static_cast<std::size_t>(v)]);
+  }
+  for (std::size_t i = 0; i < octs.size(); ++i) {
+    const core::CellIndex first = Tree::cell_index(octs[i], 0);
+    for (int v = 0; v < nvar_; ++v)
+      std::copy_n(source[static_cast<std::size_t>(v)] + first, cells_per_oct, target[static_cast<std::size_t>(v)] + first);
   }
 }
 
@@ -75,16 +86,21 @@ void HydroSolver<D>::set_uold(int level, double dt) {
 template <int D>
 void HydroSolver<D>::restrict_onto(int level) {
   const auto& octs = tree_.octs_at_level(level);
-  for (int v = 0; v < nvar_; ++v) {
-    double* u = tree_.field(uold_[static_cast<std::size_t>(v)]);
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < octs.size(); ++i)
-      for (int c = 0; c < cells_per_oct; ++c) {
-        const core::CellIndex cell = Tree::cell_index(octs[i], c);
-        const core::OctIndex son = tree_.son(cell);
-        if (son != core::no_oct) u[cell] = core::restrict_children<D>(u + Tree::cell_index(son, 0));
+  std::vector<double*> u(static_cast<std::size_t>(nvar_));
+  for (int v = 0; v < nvar_; ++v) u[static_cast<std::size_t>(v)] = tree_.field(uold_[static_cast<std::size_t>(v)]);
+  // One region for all variables (a region per variable cost more in thread wake-ups than the
+  // restriction itself).
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
+  for (std::size_t i = 0; i < octs.size(); ++i)
+    for (int c = 0; c < cells_per_oct; ++c) {
+      const core::CellIndex cell = Tree::cell_index(octs[i], c);
+      const core::OctIndex son = tree_.son(cell);
+      if (son == core::no_oct) continue;
+      for (int v = 0; v < nvar_; ++v) {
+        double* values = u[static_cast<std::size_t>(v)];
+        values[cell] = core::restrict_children<D>(values + Tree::cell_index(son, 0));
       }
-  }
+    }
   if (settings_.interpol_var == 1) restrict_internal_energy(level);
 }
 
@@ -127,7 +143,7 @@ void HydroSolver<D>::kick_level(int level, double factor, const double* kick_tim
   }
   // RAMSES synchro_hydro_fine: every cell of the level, leaf or not (restriction overwrites the
   // refined ones later); the kinetic energy is swapped so that the internal energy is untouched.
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
   for (std::size_t i = 0; i < octs.size(); ++i)
     for (int c = 0; c < cells_per_oct; ++c) {
       const core::CellIndex cell = Tree::cell_index(octs[i], c);
