@@ -87,6 +87,7 @@ LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, para
     // level against 4.6 with one sweep each (tests/unit/test_octree_multigrid.cpp).
     settings.pre_smoothing_sweeps = settings.post_smoothing_sweeps = 2;
     settings.merged_red_black = params.get_bool("POISSON_PARAMS", "mg_merged_rb");
+    settings.halo_red_black = params.get_bool("POISSON_PARAMS", "mg_halo_rb");
     settings.fused_residual_norm = params.get_bool("POISSON_PARAMS", "mg_fused_norm");
     gravity::MultigridCommunication communication;
     communication.refresh_ghosts = [this](int level, std::span<const int> fields) {

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 
 #include "core/error.hpp"
@@ -168,6 +169,43 @@ void build_neighbours(const core::OctTree<D, core::MortonKey>& tree, MgLevel<D>&
   }
 }
 
+// The halo of multigrid level m (halo red-black, OctreeMultigridSettings::halo_red_black): the active
+// cells of ghost octs that are face neighbours of m's active cells, with their own neighbour cache
+// (build_neighbours on the ghost octs, the same masks and sinks the owner uses: both are refreshed to
+// the ghosts). Every neighbour of such a cell lies within one oct width of an owned oct, inside the
+// ghost zone of 1.5 oct widths (parallel/distributed_mesh.hpp), so the cache codes it as the owner
+// does and the halo's red half-sweep gives the owner's bits.
+template <int D>
+MgLevel<D> build_halo(const core::OctTree<D, core::MortonKey>& tree, const MgLevel<D>& m, const double* mask, const double* sink,
+                      bool walls_dirichlet) {
+  std::map<OctIndex, std::uint8_t> needed;  // ghost oct -> bits of the cells an owned cell reads
+  for (std::size_t i = 0; i < m.octs.size(); ++i) {
+    const unsigned bits = m.active[i];
+    for (int c = 0; c < kCells<D>; ++c) {
+      if (((bits >> c) & 1u) == 0) continue;
+      for (int dir = 0; dir < kDirections<D>; ++dir) {
+        const int axis = dir / 2;
+        if (((c >> axis) & 1) != (dir & 1)) continue;  // the neighbour is in the same (owned) oct
+        const OctIndex f = m.face_octs[i][static_cast<std::size_t>(dir)];
+        if (f < 0 || tree.role(f) != core::OctRole::ghost) continue;
+        const int neighbour = c ^ (1 << axis);
+        if (mask != nullptr && !(mask[CellIndex{f} * kCells<D> + neighbour] > 0.0)) continue;
+        needed[f] = static_cast<std::uint8_t>(needed[f] | (1u << neighbour));
+      }
+    }
+  }
+  MgLevel<D> halo;
+  halo.level = m.level;
+  halo.value_field = m.value_field;
+  halo.k = m.k;
+  for (const auto& [o, bits] : needed) {
+    halo.octs.push_back(o);
+    halo.active.push_back(bits);
+  }
+  build_neighbours<D>(tree, halo, mask, sink, walls_dirichlet, nullptr);
+  return halo;
+}
+
 // Per-solve setup that depends only on the mesh is kept between solves (seeds/000 App. D.1: the
 // neighbour caches), for as long as the key below is unchanged. OctTree::generation() changes when an
 // oct is created or destroyed or the pool compacted; a load balance can also move octs between the
@@ -196,6 +234,7 @@ struct MeshCache {
 template <int D>
 struct OctreeMultigrid<D>::Impl {
   std::vector<MgLevel<D>> levels;  // levels[0] is the solved level, then coarser ones (kept: see MeshCache)
+  std::vector<MgLevel<D>> halos;   // per level when halo red-black is on: its halo (build_halo), else empty
   MeshCache<D> cache;
   long long refreshes = 0, reductions = 0;
   std::vector<long long>* cycle_counts = nullptr;  // the current V-cycle's counts by level, or null
@@ -316,6 +355,8 @@ void OctreeMultigrid<D>::prepare_solved_level(const Solve& s) {
     cache.dirichlet_faces = 0;
     for (const BoundaryCell& b : cache.boundary) cache.dirichlet_faces += std::popcount(static_cast<unsigned>(b.directions));
     impl.levels.push_back(std::move(fine));
+    impl.halos.clear();
+    if (halo_red_black()) impl.halos.push_back(build_halo<D>(tree_, impl.levels[0], nullptr, nullptr, s.walls_dirichlet));
     cache.level = L;
     cache.generation = tree_.generation();
     cache.walls_dirichlet = s.walls_dirichlet;
@@ -446,6 +487,9 @@ void OctreeMultigrid<D>::reduce_setup(Solve& s, std::vector<double> active_cells
   while (s.coarsest - 1 >= 1 && setup_sums[static_cast<std::size_t>(s.coarsest - 1)] > 0.0) --s.coarsest;
   s.sink = compute_coarse_sinks<D>(tree_, L, s.coarsest, s.mask, s.walls_dirichlet, s.correction, s.residual,
                                    [&](int level) { impl.refresh(level, {residual_field_}); });
+  // The halo cells' operators (build_halo) need their owners' sinks.
+  if (halo_red_black())
+    for (int k = L - 1; k >= s.coarsest; --k) impl.refresh(k, {correction_field_});
 }
 
 // Coarse multigrid levels: active cells, neighbour caches, prolongation stencils. Kept between
@@ -467,8 +511,10 @@ void OctreeMultigrid<D>::prepare_coarse_levels(const Solve& s) {
     std::vector<double> key;
     for (const auto* list : {&tree_.octs_at_level(k), &tree_.ghost_octs_at_level(k)})
       for (OctIndex o : *list) key.insert(key.end(), mask + Tree::cell_index(o, 0), mask + Tree::cell_index(o, 0) + kCells<D>);
-    for (OctIndex o : tree_.octs_at_level(k))
-      key.insert(key.end(), s.sink + Tree::cell_index(o, 0), s.sink + Tree::cell_index(o, 0) + kCells<D>);
+    for (const auto* list : {&tree_.octs_at_level(k), &tree_.ghost_octs_at_level(k)}) {
+      if (list != &tree_.octs_at_level(k) && !halo_red_black()) break;  // ghost sinks: refreshed (and read) by the halo only
+      for (OctIndex o : *list) key.insert(key.end(), s.sink + Tree::cell_index(o, 0), s.sink + Tree::cell_index(o, 0) + kCells<D>);
+    }
     return key;
   };
   bool coarse_cached = cache.coarse_valid && cache.coarsest == s.coarsest;
@@ -477,6 +523,7 @@ void OctreeMultigrid<D>::prepare_coarse_levels(const Solve& s) {
   if (coarse_cached) return;
   cache.coarse_valid = false;
   impl.levels.resize(1);
+  impl.halos.resize(std::min<std::size_t>(impl.halos.size(), 1));
   cache.coarse_key.assign(static_cast<std::size_t>(L - s.coarsest), {});
   for (int k = L - 1; k >= s.coarsest; --k) {
     MgLevel<D> m;
@@ -494,6 +541,7 @@ void OctreeMultigrid<D>::prepare_coarse_levels(const Solve& s) {
     for (OctIndex o : tree_.ghost_octs_at_level(k))
       if (active_bits(o) != 0) m.reset_octs.push_back(o);
     build_neighbours<D>(tree_, m, mask, s.sink, s.walls_dirichlet, nullptr);
+    if (halo_red_black()) impl.halos.push_back(build_halo<D>(tree_, m, mask, s.sink, s.walls_dirichlet));
     impl.levels.push_back(std::move(m));
   }
   build_father_stencils(mask);
@@ -539,9 +587,14 @@ template <bool Reciprocal>
 void OctreeMultigrid<D>::smooth(const Solve& s, std::size_t j, int sweeps) {
   const MgLevel<D>& m = impl_->levels[j];
   double* x = tree_.field(m.value_field);
+  const bool halo = halo_red_black();
   for (int sweep_index = 0; sweep_index < sweeps; ++sweep_index) {
     sweep<D, Reciprocal>(m, 0, x, s.rhs);
-    if (!settings_.merged_red_black) impl_->refresh(m.level, {m.value_field});  // RAMSES: red, exchange, black, exchange
+    if (halo) {
+      sweep<D, Reciprocal>(impl_->halos[j], 0, x, s.rhs);  // the red ghosts black reads, as their owners compute them
+    } else if (!settings_.merged_red_black) {
+      impl_->refresh(m.level, {m.value_field});  // RAMSES: red, exchange, black, exchange
+    }
     sweep<D, Reciprocal>(m, 1, x, s.rhs);
     impl_->refresh(m.level, {m.value_field});  // merged (App. D.2): red, black, exchange
   }
@@ -562,6 +615,7 @@ void OctreeMultigrid<D>::vcycle(const Solve& s, std::size_t j) {
   impl.refresh(m.level, {residual_field_});  // restriction reads children on other ranks
   const MgLevel<D>& coarse = impl.levels[j + 1];
   restrict_residual<D>(tree_, coarse, s.residual, s.mask, s.rhs);
+  if (halo_red_black()) impl.refresh(coarse.level, {rhs_field_});  // the halo's red sweep reads rhs
   const auto n = static_cast<std::ptrdiff_t>(coarse.reset_octs.size());
 #pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
   for (std::ptrdiff_t i = 0; i < n; ++i)
@@ -596,7 +650,11 @@ template <bool Reciprocal>
 void OctreeMultigrid<D>::iterate(const Solve& s, OctreeMultigridReport& report) {
   Impl& impl = *impl_;
   const int L = s.level;
-  impl.refresh(L, {s.phi_field});  // the warm start's ghosts
+  if (halo_red_black()) {
+    impl.refresh(L, {s.phi_field, rhs_field_});  // the warm start's ghosts, and rhs for the halo's red sweep
+  } else {
+    impl.refresh(L, {s.phi_field});  // the warm start's ghosts
+  }
   report.initial_residual = residual_norm<Reciprocal>(s);
   report.final_residual = report.initial_residual;
   if (report.initial_residual <= s.round_off_floor) {
