@@ -241,14 +241,20 @@ struct OctreeMultigrid<D>::Impl {
   const MultigridCommunication* communication = nullptr;
 
   // Every exchange of the solver goes through these two, which count it (seeds/000 Fig. 3).
+  double exchange_seconds = 0.0;  // inside the two calls below, this solve
+
   void refresh(int level, std::initializer_list<int> fields) {
+    const auto start = std::chrono::steady_clock::now();
     const std::vector<int> list(fields);
     if (communication->refresh_ghosts) communication->refresh_ghosts(level, std::span<const int>(list));
+    exchange_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ++refreshes;
     if (cycle_counts) ++(*cycle_counts)[static_cast<std::size_t>(level)];
   }
   void sum(int level, std::span<double> values) {
+    const auto start = std::chrono::steady_clock::now();
     if (communication->sum) communication->sum(values);
+    exchange_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ++reductions;
     if (cycle_counts) ++(*cycle_counts)[static_cast<std::size_t>(level)];
   }
@@ -485,11 +491,17 @@ void OctreeMultigrid<D>::reduce_setup(Solve& s, std::vector<double> active_cells
   }
   s.coarsest = L;
   while (s.coarsest - 1 >= 1 && setup_sums[static_cast<std::size_t>(s.coarsest - 1)] > 0.0) --s.coarsest;
-  s.sink = compute_coarse_sinks<D>(tree_, L, s.coarsest, s.mask, s.walls_dirichlet, s.correction, s.residual,
-                                   [&](int level) { impl.refresh(level, {residual_field_}); });
-  // The halo cells' operators (build_halo) need their owners' sinks.
-  if (halo_red_black())
-    for (int k = L - 1; k >= s.coarsest; --k) impl.refresh(k, {correction_field_});
+  // The halo cells' operators (build_halo) need their owners' sinks: a level's sinks are final when
+  // the contributions of that level are refreshed (from L-1 down: L-1 has none), so they ride along;
+  // the coarsest level's go alone.
+  s.sink = compute_coarse_sinks<D>(tree_, L, s.coarsest, s.mask, s.walls_dirichlet, s.correction, s.residual, [&](int level) {
+    if (halo_red_black()) {
+      impl.refresh(level, {residual_field_, correction_field_});
+    } else {
+      impl.refresh(level, {residual_field_});
+    }
+  });
+  if (halo_red_black() && s.coarsest < L) impl.refresh(s.coarsest, {correction_field_});
 }
 
 // Coarse multigrid levels: active cells, neighbour caches, prolongation stencils. Kept between
@@ -702,6 +714,7 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
   const auto start = std::chrono::steady_clock::now();
   KOSMO_REQUIRE(level >= 1 && level <= tree_.levelmax(), "gravity::OctreeMultigrid::solve: level " << level << " outside 1.." << tree_.levelmax());
   impl_->refreshes = impl_->reductions = 0;
+  impl_->exchange_seconds = 0.0;
   impl_->cycle_counts = nullptr;
   Solve s;
   s.level = level;
@@ -728,6 +741,7 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
 
   report.ghost_refreshes = impl_->refreshes;
   report.reductions = impl_->reductions;
+  report.exchange_seconds = impl_->exchange_seconds;
   if (report.exchanges_per_vcycle_by_level.empty()) report.exchanges_per_vcycle_by_level.assign(static_cast<std::size_t>(level) + 1, 0);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

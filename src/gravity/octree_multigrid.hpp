@@ -112,6 +112,9 @@ struct OctreeMultigridReport {
   // convergence check included), index = tree level; the reductions are all at the solved level.
   std::vector<long long> exchanges_per_vcycle_by_level;
   double seconds = 0.0;
+  // Of `seconds`, the time inside the ghost refreshes and sums (packing, transport and waiting for
+  // the other ranks: what the exchanges cost when nothing overlaps them).
+  double exchange_seconds = 0.0;
   std::vector<double> residual_history;  // ||r||_2 / ||r_0||_2 after each V-cycle
 };
 
