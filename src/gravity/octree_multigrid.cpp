@@ -206,6 +206,66 @@ MgLevel<D> build_halo(const core::OctTree<D, core::MortonKey>& tree, const MgLev
   return halo;
 }
 
+// Prolongation stencil of each oct of m: the 3^D cells of level m.level - 1 around its father
+// (active ones, or kZero; zero-gradient walls mirror, Dirichlet walls give kZero).
+template <int D>
+void build_father_stencil(const core::OctTree<D, core::MortonKey>& tree, MgLevel<D>& m, const double* mask, bool walls_dirichlet) {
+  using Tree = core::OctTree<D, core::MortonKey>;
+  const int k = m.level - 1;
+  m.father_stencil.assign(m.octs.size() * kStencil<D>, kZero);
+  const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
+#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const auto father = tree.cell_coordinates(tree.father_cell(m.octs[static_cast<std::size_t>(i)]));
+    for (int s = 0; s < kStencil<D>; ++s) {
+      auto y = father;
+      bool dirichlet_wall = false;
+      for (int d = 0, rest = s; d < D; ++d, rest /= 3) {
+        const auto u = static_cast<std::size_t>(d);
+        y[u] += rest % 3 - 1;
+        if (outside_box<D>(tree, k, y, d)) {
+          if (walls_dirichlet) dirichlet_wall = true;
+          y[u] = father[u];  // zero gradient: the mirror cell is the father's row
+        }
+      }
+      if (dirichlet_wall) continue;
+      const CellIndex cell = tree.find_cell(k, y);
+      if (cell != core::no_cell && tree.role(Tree::oct_of(cell)) != core::OctRole::idle && mask[cell] > 0.0)
+        m.father_stencil[static_cast<std::size_t>(i * kStencil<D> + s)] = cell;
+    }
+  }
+}
+
+// The ghost octs whose cells a level's post-smoothing reads before its first exchange when the
+// prolongation is also applied to them (halo red-black): the halo octs, whose red cells the halo
+// sweep relaxes and whose black cells the owned red cells read, and the ghost face neighbours of
+// the halo octs, whose black cells the halo's red cells read. Their active cells (mask > 0; every
+// cell on the solved level, mask null) get the owners' correction: the same coarse values (fresh
+// after the coarse level's last sweep; the fathers' neighbourhoods lie within the coarse ghost zone)
+// through the same stencil, so the prolongation refresh is not needed.
+template <int D>
+MgLevel<D> build_prolongation_ghosts(const core::OctTree<D, core::MortonKey>& tree, const MgLevel<D>& halo, const double* mask) {
+  std::map<OctIndex, std::uint8_t> octs;
+  auto add = [&](OctIndex o) {
+    if (o < 0 || tree.role(o) != core::OctRole::ghost || octs.count(o) != 0) return;
+    unsigned bits = 0;
+    for (int c = 0; c < kCells<D>; ++c)
+      if (mask == nullptr || mask[CellIndex{o} * kCells<D> + c] > 0.0) bits |= 1u << c;
+    if (bits != 0) octs[o] = static_cast<std::uint8_t>(bits);
+  };
+  for (std::size_t i = 0; i < halo.octs.size(); ++i) {
+    add(halo.octs[i]);
+    for (OctIndex f : halo.face_octs[i]) add(f);
+  }
+  MgLevel<D> ghosts;
+  ghosts.level = halo.level;
+  for (const auto& [o, bits] : octs) {
+    ghosts.octs.push_back(o);
+    ghosts.active.push_back(bits);
+  }
+  return ghosts;
+}
+
 // Per-solve setup that depends only on the mesh is kept between solves (seeds/000 App. D.1: the
 // neighbour caches), for as long as the key below is unchanged. OctTree::generation() changes when an
 // oct is created or destroyed or the pool compacted; a load balance can also move octs between the
@@ -235,6 +295,8 @@ template <int D>
 struct OctreeMultigrid<D>::Impl {
   std::vector<MgLevel<D>> levels;  // levels[0] is the solved level, then coarser ones (kept: see MeshCache)
   std::vector<MgLevel<D>> halos;   // per level when halo red-black is on: its halo (build_halo), else empty
+  // per level above the coarsest when halo red-black is on (build_prolongation_ghosts), else empty
+  std::vector<MgLevel<D>> prolongation_ghosts;
   MeshCache<D> cache;
   long long refreshes = 0, reductions = 0;
   std::vector<long long>* cycle_counts = nullptr;  // the current V-cycle's counts by level, or null
@@ -565,31 +627,14 @@ void OctreeMultigrid<D>::prepare_coarse_levels(const Solve& s) {
 // coarser level around each oct's father (active ones, or kZero; zero-gradient walls mirror).
 template <int D>
 void OctreeMultigrid<D>::build_father_stencils(const double* mask) {
-  for (std::size_t j = 0; j + 1 < impl_->levels.size(); ++j) {
-    MgLevel<D>& m = impl_->levels[j];
-    const int k = m.level - 1;
-    m.father_stencil.assign(m.octs.size() * kStencil<D>, kZero);
-    const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
-#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
-    for (std::ptrdiff_t i = 0; i < n; ++i) {
-      const auto father = tree_.cell_coordinates(tree_.father_cell(m.octs[static_cast<std::size_t>(i)]));
-      for (int s = 0; s < kStencil<D>; ++s) {
-        auto y = father;
-        bool dirichlet_wall = false;
-        for (int d = 0, rest = s; d < D; ++d, rest /= 3) {
-          const auto u = static_cast<std::size_t>(d);
-          y[u] += rest % 3 - 1;
-          if (outside_box<D>(tree_, k, y, d)) {
-            if (phi_outside_) dirichlet_wall = true;
-            y[u] = father[u];  // zero gradient: the mirror cell is the father's row
-          }
-        }
-        if (dirichlet_wall) continue;
-        const CellIndex cell = tree_.find_cell(k, y);
-        if (cell != core::no_cell && tree_.role(Tree::oct_of(cell)) != core::OctRole::idle && mask[cell] > 0.0)
-          m.father_stencil[static_cast<std::size_t>(i * kStencil<D> + s)] = cell;
-      }
-    }
+  Impl& impl = *impl_;
+  impl.prolongation_ghosts.clear();
+  for (std::size_t j = 0; j + 1 < impl.levels.size(); ++j) {
+    const bool walls_dirichlet = static_cast<bool>(phi_outside_);
+    build_father_stencil<D>(tree_, impl.levels[j], mask, walls_dirichlet);
+    if (!halo_red_black()) continue;
+    impl.prolongation_ghosts.push_back(build_prolongation_ghosts<D>(tree_, impl.halos[j], j == 0 ? nullptr : mask));
+    build_father_stencil<D>(tree_, impl.prolongation_ghosts.back(), mask, walls_dirichlet);
   }
 }
 
@@ -635,7 +680,11 @@ void OctreeMultigrid<D>::vcycle(const Solve& s, std::size_t j) {
   vcycle<Reciprocal>(s, j + 1);
   // The coarse correction's ghosts are fresh: its last sweep ended with a refresh.
   prolong_and_correct<D>(m, s.correction, tree_.field(m.value_field));
-  impl.refresh(m.level, {m.value_field});  // the prolongation exchange
+  if (halo_red_black() && settings_.post_smoothing_sweeps > 0) {  // the post-smoothing's last sweep refreshes the ghosts
+    prolong_and_correct<D>(impl.prolongation_ghosts[j], s.correction, tree_.field(m.value_field));
+  } else {
+    impl.refresh(m.level, {m.value_field});  // the prolongation exchange
+  }
   smooth<Reciprocal>(s, j, settings_.post_smoothing_sweeps);
 }
 
