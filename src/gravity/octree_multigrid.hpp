@@ -48,6 +48,9 @@
 // On a coarser multigrid level: 2 per sweep (1 merged), one residual and one prolongation refresh
 // (6 unmerged, 4 merged with 1+1 sweeps); on the coarsest, coarsest_sweeps x (2 or 1). The coarse
 // correction needs no refresh before prolongation: its last sweep ended with one.
+// halo_red_black (the rank-independent saving): 1 exchange per sweep and none after the prolongation;
+// the solved level 4 with 1+1 sweeps (fused), a coarser level 4 (its rhs refresh included), the
+// coarsest coarsest_sweeps + 1 (docs/parallel.md, "Multigrid exchanges on several ranks").
 #include <array>
 #include <functional>
 #include <memory>
