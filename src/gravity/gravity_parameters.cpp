@@ -36,6 +36,10 @@ void declare_parameters(core::SchemaBuilder& schema) {
                   "exchange between them (2 exchanges fewer per V-cycle and level, but the potential then depends "
                   "on the rank count); the default .false. is RAMSES' sequence, whose results are the same bits on "
                   "any rank count"),
+      logical_key("POISSON_PARAMS", "mg_halo_rb", true,
+                  "kosmo (docs/parallel.md, multigrid exchanges): each rank also relaxes the red cells of the ghosts "
+                  "its cells read, so red and black Gauss-Seidel half sweeps need one ghost exchange instead of two; "
+                  "the same bits as .false. (RAMSES' exchange after each colour) on any rank count"),
       logical_key("POISSON_PARAMS", "mg_fused_norm", true,
                   "cuRAMSES (seeds/000 §5.1.1): residual and its norm in one loop, norm reductions batched"),
       integer_key("POISSON_PARAMS", "fft_slab_threshold", 16777216, at_least(1),

@@ -19,6 +19,7 @@
 
 #include "gravity/coarse_interpolation.hpp"
 #include "gravity/octree_multigrid_kernels.hpp"
+#include "gravity/octree_multigrid_prolongation.hpp"
 #include "gravity/octree_multigrid_sinks.hpp"
 
 #include <algorithm>
@@ -27,6 +28,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 
 #include "core/error.hpp"
@@ -168,6 +170,43 @@ void build_neighbours(const core::OctTree<D, core::MortonKey>& tree, MgLevel<D>&
   }
 }
 
+// The halo of multigrid level m (halo red-black, OctreeMultigridSettings::halo_red_black): the active
+// cells of ghost octs that are face neighbours of m's active cells, with their own neighbour cache
+// (build_neighbours on the ghost octs, the same masks and sinks the owner uses: both are refreshed to
+// the ghosts). Every neighbour of such a cell lies within one oct width of an owned oct, inside the
+// ghost zone of 1.5 oct widths (parallel/distributed_mesh.hpp), so the cache codes it as the owner
+// does and the halo's red half-sweep gives the owner's bits.
+template <int D>
+MgLevel<D> build_halo(const core::OctTree<D, core::MortonKey>& tree, const MgLevel<D>& m, const double* mask, const double* sink,
+                      bool walls_dirichlet) {
+  std::map<OctIndex, std::uint8_t> needed;  // ghost oct -> bits of the cells an owned cell reads
+  for (std::size_t i = 0; i < m.octs.size(); ++i) {
+    const unsigned bits = m.active[i];
+    for (int c = 0; c < kCells<D>; ++c) {
+      if (((bits >> c) & 1u) == 0) continue;
+      for (int dir = 0; dir < kDirections<D>; ++dir) {
+        const int axis = dir / 2;
+        if (((c >> axis) & 1) != (dir & 1)) continue;  // the neighbour is in the same (owned) oct
+        const OctIndex f = m.face_octs[i][static_cast<std::size_t>(dir)];
+        if (f < 0 || tree.role(f) != core::OctRole::ghost) continue;
+        const int neighbour = c ^ (1 << axis);
+        if (mask != nullptr && !(mask[CellIndex{f} * kCells<D> + neighbour] > 0.0)) continue;
+        needed[f] = static_cast<std::uint8_t>(needed[f] | (1u << neighbour));
+      }
+    }
+  }
+  MgLevel<D> halo;
+  halo.level = m.level;
+  halo.value_field = m.value_field;
+  halo.k = m.k;
+  for (const auto& [o, bits] : needed) {
+    halo.octs.push_back(o);
+    halo.active.push_back(bits);
+  }
+  build_neighbours<D>(tree, halo, mask, sink, walls_dirichlet, nullptr);
+  return halo;
+}
+
 // Per-solve setup that depends only on the mesh is kept between solves (seeds/000 App. D.1: the
 // neighbour caches), for as long as the key below is unchanged. OctTree::generation() changes when an
 // oct is created or destroyed or the pool compacted; a load balance can also move octs between the
@@ -196,20 +235,29 @@ struct MeshCache {
 template <int D>
 struct OctreeMultigrid<D>::Impl {
   std::vector<MgLevel<D>> levels;  // levels[0] is the solved level, then coarser ones (kept: see MeshCache)
+  std::vector<MgLevel<D>> halos;   // per level when halo red-black is on: its halo (build_halo), else empty
+  // per level above the coarsest when halo red-black is on (build_prolongation_ghosts), else empty
+  std::vector<MgLevel<D>> prolongation_ghosts;
   MeshCache<D> cache;
   long long refreshes = 0, reductions = 0;
   std::vector<long long>* cycle_counts = nullptr;  // the current V-cycle's counts by level, or null
   const MultigridCommunication* communication = nullptr;
 
   // Every exchange of the solver goes through these two, which count it (seeds/000 Fig. 3).
+  double exchange_seconds = 0.0;  // inside the two calls below, this solve
+
   void refresh(int level, std::initializer_list<int> fields) {
+    const auto start = std::chrono::steady_clock::now();
     const std::vector<int> list(fields);
     if (communication->refresh_ghosts) communication->refresh_ghosts(level, std::span<const int>(list));
+    exchange_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ++refreshes;
     if (cycle_counts) ++(*cycle_counts)[static_cast<std::size_t>(level)];
   }
   void sum(int level, std::span<double> values) {
+    const auto start = std::chrono::steady_clock::now();
     if (communication->sum) communication->sum(values);
+    exchange_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ++reductions;
     if (cycle_counts) ++(*cycle_counts)[static_cast<std::size_t>(level)];
   }
@@ -316,6 +364,8 @@ void OctreeMultigrid<D>::prepare_solved_level(const Solve& s) {
     cache.dirichlet_faces = 0;
     for (const BoundaryCell& b : cache.boundary) cache.dirichlet_faces += std::popcount(static_cast<unsigned>(b.directions));
     impl.levels.push_back(std::move(fine));
+    impl.halos.clear();
+    if (halo_red_black()) impl.halos.push_back(build_halo<D>(tree_, impl.levels[0], nullptr, nullptr, s.walls_dirichlet));
     cache.level = L;
     cache.generation = tree_.generation();
     cache.walls_dirichlet = s.walls_dirichlet;
@@ -444,8 +494,17 @@ void OctreeMultigrid<D>::reduce_setup(Solve& s, std::vector<double> active_cells
   }
   s.coarsest = L;
   while (s.coarsest - 1 >= 1 && setup_sums[static_cast<std::size_t>(s.coarsest - 1)] > 0.0) --s.coarsest;
-  s.sink = compute_coarse_sinks<D>(tree_, L, s.coarsest, s.mask, s.walls_dirichlet, s.correction, s.residual,
-                                   [&](int level) { impl.refresh(level, {residual_field_}); });
+  // The halo cells' operators (build_halo) need their owners' sinks: a level's sinks are final when
+  // the contributions of that level are refreshed (from L-1 down: L-1 has none), so they ride along;
+  // the coarsest level's go alone.
+  s.sink = compute_coarse_sinks<D>(tree_, L, s.coarsest, s.mask, s.walls_dirichlet, s.correction, s.residual, [&](int level) {
+    if (halo_red_black()) {
+      impl.refresh(level, {residual_field_, correction_field_});
+    } else {
+      impl.refresh(level, {residual_field_});
+    }
+  });
+  if (halo_red_black() && s.coarsest < L) impl.refresh(s.coarsest, {correction_field_});
 }
 
 // Coarse multigrid levels: active cells, neighbour caches, prolongation stencils. Kept between
@@ -467,8 +526,10 @@ void OctreeMultigrid<D>::prepare_coarse_levels(const Solve& s) {
     std::vector<double> key;
     for (const auto* list : {&tree_.octs_at_level(k), &tree_.ghost_octs_at_level(k)})
       for (OctIndex o : *list) key.insert(key.end(), mask + Tree::cell_index(o, 0), mask + Tree::cell_index(o, 0) + kCells<D>);
-    for (OctIndex o : tree_.octs_at_level(k))
-      key.insert(key.end(), s.sink + Tree::cell_index(o, 0), s.sink + Tree::cell_index(o, 0) + kCells<D>);
+    for (const auto* list : {&tree_.octs_at_level(k), &tree_.ghost_octs_at_level(k)}) {
+      if (list != &tree_.octs_at_level(k) && !halo_red_black()) break;  // ghost sinks: refreshed (and read) by the halo only
+      for (OctIndex o : *list) key.insert(key.end(), s.sink + Tree::cell_index(o, 0), s.sink + Tree::cell_index(o, 0) + kCells<D>);
+    }
     return key;
   };
   bool coarse_cached = cache.coarse_valid && cache.coarsest == s.coarsest;
@@ -477,6 +538,7 @@ void OctreeMultigrid<D>::prepare_coarse_levels(const Solve& s) {
   if (coarse_cached) return;
   cache.coarse_valid = false;
   impl.levels.resize(1);
+  impl.halos.resize(std::min<std::size_t>(impl.halos.size(), 1));
   cache.coarse_key.assign(static_cast<std::size_t>(L - s.coarsest), {});
   for (int k = L - 1; k >= s.coarsest; --k) {
     MgLevel<D> m;
@@ -494,6 +556,7 @@ void OctreeMultigrid<D>::prepare_coarse_levels(const Solve& s) {
     for (OctIndex o : tree_.ghost_octs_at_level(k))
       if (active_bits(o) != 0) m.reset_octs.push_back(o);
     build_neighbours<D>(tree_, m, mask, s.sink, s.walls_dirichlet, nullptr);
+    if (halo_red_black()) impl.halos.push_back(build_halo<D>(tree_, m, mask, s.sink, s.walls_dirichlet));
     impl.levels.push_back(std::move(m));
   }
   build_father_stencils(mask);
@@ -505,31 +568,14 @@ void OctreeMultigrid<D>::prepare_coarse_levels(const Solve& s) {
 // coarser level around each oct's father (active ones, or kZero; zero-gradient walls mirror).
 template <int D>
 void OctreeMultigrid<D>::build_father_stencils(const double* mask) {
-  for (std::size_t j = 0; j + 1 < impl_->levels.size(); ++j) {
-    MgLevel<D>& m = impl_->levels[j];
-    const int k = m.level - 1;
-    m.father_stencil.assign(m.octs.size() * kStencil<D>, kZero);
-    const auto n = static_cast<std::ptrdiff_t>(m.octs.size());
-#pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
-    for (std::ptrdiff_t i = 0; i < n; ++i) {
-      const auto father = tree_.cell_coordinates(tree_.father_cell(m.octs[static_cast<std::size_t>(i)]));
-      for (int s = 0; s < kStencil<D>; ++s) {
-        auto y = father;
-        bool dirichlet_wall = false;
-        for (int d = 0, rest = s; d < D; ++d, rest /= 3) {
-          const auto u = static_cast<std::size_t>(d);
-          y[u] += rest % 3 - 1;
-          if (outside_box<D>(tree_, k, y, d)) {
-            if (phi_outside_) dirichlet_wall = true;
-            y[u] = father[u];  // zero gradient: the mirror cell is the father's row
-          }
-        }
-        if (dirichlet_wall) continue;
-        const CellIndex cell = tree_.find_cell(k, y);
-        if (cell != core::no_cell && tree_.role(Tree::oct_of(cell)) != core::OctRole::idle && mask[cell] > 0.0)
-          m.father_stencil[static_cast<std::size_t>(i * kStencil<D> + s)] = cell;
-      }
-    }
+  Impl& impl = *impl_;
+  impl.prolongation_ghosts.clear();
+  for (std::size_t j = 0; j + 1 < impl.levels.size(); ++j) {
+    const bool walls_dirichlet = static_cast<bool>(phi_outside_);
+    build_father_stencil<D>(tree_, impl.levels[j], mask, walls_dirichlet);
+    if (!halo_red_black()) continue;
+    impl.prolongation_ghosts.push_back(build_prolongation_ghosts<D>(tree_, impl.halos[j], j == 0 ? nullptr : mask));
+    build_father_stencil<D>(tree_, impl.prolongation_ghosts.back(), mask, walls_dirichlet);
   }
 }
 
@@ -539,9 +585,14 @@ template <bool Reciprocal>
 void OctreeMultigrid<D>::smooth(const Solve& s, std::size_t j, int sweeps) {
   const MgLevel<D>& m = impl_->levels[j];
   double* x = tree_.field(m.value_field);
+  const bool halo = halo_red_black();
   for (int sweep_index = 0; sweep_index < sweeps; ++sweep_index) {
     sweep<D, Reciprocal>(m, 0, x, s.rhs);
-    if (!settings_.merged_red_black) impl_->refresh(m.level, {m.value_field});  // RAMSES: red, exchange, black, exchange
+    if (halo) {
+      sweep<D, Reciprocal>(impl_->halos[j], 0, x, s.rhs);  // the red ghosts black reads, as their owners compute them
+    } else if (!settings_.merged_red_black) {
+      impl_->refresh(m.level, {m.value_field});  // RAMSES: red, exchange, black, exchange
+    }
     sweep<D, Reciprocal>(m, 1, x, s.rhs);
     impl_->refresh(m.level, {m.value_field});  // merged (App. D.2): red, black, exchange
   }
@@ -562,6 +613,7 @@ void OctreeMultigrid<D>::vcycle(const Solve& s, std::size_t j) {
   impl.refresh(m.level, {residual_field_});  // restriction reads children on other ranks
   const MgLevel<D>& coarse = impl.levels[j + 1];
   restrict_residual<D>(tree_, coarse, s.residual, s.mask, s.rhs);
+  if (halo_red_black()) impl.refresh(coarse.level, {rhs_field_});  // the halo's red sweep reads rhs
   const auto n = static_cast<std::ptrdiff_t>(coarse.reset_octs.size());
 #pragma omp parallel for schedule(static) if (static_cast<std::size_t>(n) >= kParallelOcts)
   for (std::ptrdiff_t i = 0; i < n; ++i)
@@ -569,7 +621,11 @@ void OctreeMultigrid<D>::vcycle(const Solve& s, std::size_t j) {
   vcycle<Reciprocal>(s, j + 1);
   // The coarse correction's ghosts are fresh: its last sweep ended with a refresh.
   prolong_and_correct<D>(m, s.correction, tree_.field(m.value_field));
-  impl.refresh(m.level, {m.value_field});  // the prolongation exchange
+  if (halo_red_black() && settings_.post_smoothing_sweeps > 0) {  // the post-smoothing's last sweep refreshes the ghosts
+    prolong_and_correct<D>(impl.prolongation_ghosts[j], s.correction, tree_.field(m.value_field));
+  } else {
+    impl.refresh(m.level, {m.value_field});  // the prolongation exchange
+  }
   smooth<Reciprocal>(s, j, settings_.post_smoothing_sweeps);
 }
 
@@ -596,7 +652,11 @@ template <bool Reciprocal>
 void OctreeMultigrid<D>::iterate(const Solve& s, OctreeMultigridReport& report) {
   Impl& impl = *impl_;
   const int L = s.level;
-  impl.refresh(L, {s.phi_field});  // the warm start's ghosts
+  if (halo_red_black()) {
+    impl.refresh(L, {s.phi_field, rhs_field_});  // the warm start's ghosts, and rhs for the halo's red sweep
+  } else {
+    impl.refresh(L, {s.phi_field});  // the warm start's ghosts
+  }
   report.initial_residual = residual_norm<Reciprocal>(s);
   report.final_residual = report.initial_residual;
   if (report.initial_residual <= s.round_off_floor) {
@@ -644,6 +704,7 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
   const auto start = std::chrono::steady_clock::now();
   KOSMO_REQUIRE(level >= 1 && level <= tree_.levelmax(), "gravity::OctreeMultigrid::solve: level " << level << " outside 1.." << tree_.levelmax());
   impl_->refreshes = impl_->reductions = 0;
+  impl_->exchange_seconds = 0.0;
   impl_->cycle_counts = nullptr;
   Solve s;
   s.level = level;
@@ -670,6 +731,7 @@ OctreeMultigridReport OctreeMultigrid<D>::solve(int level, int phi_field, int rh
 
   report.ghost_refreshes = impl_->refreshes;
   report.reductions = impl_->reductions;
+  report.exchange_seconds = impl_->exchange_seconds;
   if (report.exchanges_per_vcycle_by_level.empty()) report.exchanges_per_vcycle_by_level.assign(static_cast<std::size_t>(level) + 1, 0);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

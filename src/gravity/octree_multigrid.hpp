@@ -48,6 +48,9 @@
 // On a coarser multigrid level: 2 per sweep (1 merged), one residual and one prolongation refresh
 // (6 unmerged, 4 merged with 1+1 sweeps); on the coarsest, coarsest_sweeps x (2 or 1). The coarse
 // correction needs no refresh before prolongation: its last sweep ended with one.
+// halo_red_black (the rank-independent saving): 1 exchange per sweep and none after the prolongation;
+// the solved level 4 with 1+1 sweeps (fused), a coarser level 4 (its rhs refresh included), the
+// coarsest coarsest_sweeps + 1 (docs/parallel.md, "Multigrid exchanges on several ranks").
 #include <array>
 #include <functional>
 #include <memory>
@@ -77,6 +80,14 @@ struct OctreeMultigridSettings {
   // cost nothing; merged saves 2 of the 7 exchanges per V-cycle at a level (2 + 2 sweeps), which
   // only matters when the exchanges, not the sweeps, dominate.
   bool merged_red_black = false;
+  // Halo red-black (kosmo; POISSON_PARAMS mg_halo_rb): each rank also relaxes the red cells of the
+  // ghost octs that its owned cells read (the "halo", one cell deep), from the same inputs as their
+  // owners (ghost rhs, masks and sinks refreshed once), so the black half-sweep finds the red ghosts
+  // it needs without an exchange: one exchange per sweep instead of two, the same bits as the
+  // unmerged sequence on any rank count. Costs one rhs refresh per coarse level per V-cycle (the
+  // solved level's goes with the warm start's) and one sink refresh per coarse level per solve.
+  // Ignored when merged_red_black is on.
+  bool halo_red_black = false;
   // seeds/000 §5.1.1 item 3, App. D.2: the convergence residual and its squared norm in one loop,
   // without RAMSES' residual ghost refresh in between. (The setup sums - active cells per level,
   // Dirichlet faces, sum of rhs, cell count - always go as one batched sum call.)
@@ -104,6 +115,9 @@ struct OctreeMultigridReport {
   // convergence check included), index = tree level; the reductions are all at the solved level.
   std::vector<long long> exchanges_per_vcycle_by_level;
   double seconds = 0.0;
+  // Of `seconds`, the time inside the ghost refreshes and sums (packing, transport and waiting for
+  // the other ranks: what the exchanges cost when nothing overlaps them).
+  double exchange_seconds = 0.0;
   std::vector<double> residual_history;  // ||r||_2 / ||r_0||_2 after each V-cycle
 };
 
@@ -165,6 +179,7 @@ class OctreeMultigrid {
   template <bool Reciprocal>
   double residual_norm(const Solve& s);
   void remove_mean(const Solve& s);
+  bool halo_red_black() const { return settings_.halo_red_black && !settings_.merged_red_black; }
 
   Tree& tree_;
   OctreeMultigridSettings settings_;

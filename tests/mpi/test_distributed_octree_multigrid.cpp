@@ -170,9 +170,12 @@ void distribute(DistributedRun& run) {
   run.mesh.redistribute(run.problem.tree);
 }
 
-void amr_case(bool merged, bool fused, double epsilon) {
+// `halo`: the halo red-black sweep (octree_multigrid.hpp), one exchange per sweep instead of two,
+// no prolongation exchange, and the one-rank bits; its coarse levels add one rhs refresh per V-cycle.
+void amr_case(bool merged, bool fused, double epsilon, bool halo = false) {
   gravity::OctreeMultigridSettings settings;
   settings.merged_red_black = merged;
+  settings.halo_red_black = halo;
   settings.fused_residual_norm = fused;
   settings.epsilon = epsilon;
   const std::vector<int> levels{kBase + 1, kBase + 2};
@@ -205,7 +208,15 @@ void amr_case(bool merged, bool fused, double epsilon) {
     } else {
       EXPECT_LE(cmp.max_difference, 1e-10 * cmp.scale) << "level " << level;
     }
-    EXPECT_EQ(at_level, (merged ? 2 : 4) + 2 + (fused ? 1 : 2));
+    // halo: no exchange between the colours, and none after the prolongation (applied to the ghosts
+    // the post-smoothing reads).
+    EXPECT_EQ(at_level, halo ? 2 + 1 + (fused ? 1 : 2) : (merged ? 2 : 4) + 2 + (fused ? 1 : 2));
+    // The level below, coarser: 1 + 1 sweeps, its residual and the halo's rhs refresh; or the
+    // coarsest level's 8 sweeps and the rhs refresh.
+    const long long below = r.exchanges_per_vcycle_by_level.at(static_cast<std::size_t>(level - 1));
+    if (halo) {
+      EXPECT_TRUE(below == 2 + 1 + 1 || below == 8 + 1) << "level " << level - 1 << ": " << below;
+    }
   }
   // The counters are the calls themselves.
   long long reported_refreshes = 0, reported_sums = 0;
@@ -218,6 +229,8 @@ void amr_case(bool merged, bool fused, double epsilon) {
 }
 
 TEST(DistributedOctreeMultigrid, UnmergedSweepsGiveTheOneRankBitsOnAnyRankCount) { amr_case(false, false, 1e-6); }
+
+TEST(DistributedOctreeMultigrid, HaloSweepsGiveTheOneRankBitsWithOneExchangePerSweep) { amr_case(false, true, 1e-6, true); }
 
 TEST(DistributedOctreeMultigrid, MergedFusedSweepsAgreeToRoundOffAtTightEpsilon) { amr_case(true, true, 1e-12); }
 

@@ -57,10 +57,13 @@ gravity::OctreeMultigridReport solve(CoverageProblem& p, const gravity::OctreeMu
   return solver.solve(kBase + 1, p.phi, p.rhs);
 }
 
-void compare_with_one_rank(CoverageShape shape, bool merged, double epsilon) {
+// `halo`: the halo red-black sweep (one exchange per sweep; the halo cells' operators come from the
+// refreshed masks and sinks), which must give the one-rank bits as the unmerged one does.
+void compare_with_one_rank(CoverageShape shape, bool merged, double epsilon, bool halo = false) {
   gravity::OctreeMultigridSettings settings;
   settings.epsilon = epsilon;
   settings.merged_red_black = merged;
+  settings.halo_red_black = halo;
   settings.fused_residual_norm = merged;
   CoverageProblem reference = gravity::test::build_coverage_problem(kBase, 0.8, shape);
   const auto alone = solve(reference, settings, nullptr);
@@ -85,9 +88,9 @@ void compare_with_one_rank(CoverageShape shape, bool merged, double epsilon) {
   MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, extrema, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (world_rank() == 0)
-    std::printf("  %d ranks, %s, merged %d: %d V-cycles (one rank %d), reduction %.2f per V-cycle, %lld cells, %lld differ, "
+    std::printf("  %d ranks, %s, merged %d halo %d: %d V-cycles (one rank %d), reduction %.2f per V-cycle, %lld cells, %lld differ, "
                 "max |diff| / max |phi| = %.1e\n",
-                world_size(), shape == CoverageShape::smooth ? "smooth region" : "scattered holes", merged, spread.vcycles, alone.vcycles,
+                world_size(), shape == CoverageShape::smooth ? "smooth region" : "scattered holes", merged, halo, spread.vcycles, alone.vcycles,
                 spread.reduction_per_vcycle, counts[0], counts[1], extrema[0] / extrema[1]);
   EXPECT_TRUE(spread.converged);
   EXPECT_GE(spread.reduction_per_vcycle, 3.5);
@@ -102,6 +105,10 @@ void compare_with_one_rank(CoverageShape shape, bool merged, double epsilon) {
 
 TEST(DistributedOctreeMultigridCoverage, ScatteredHolesUnmergedGiveTheOneRankBits) { compare_with_one_rank(CoverageShape::speckled, false, 1e-8); }
 TEST(DistributedOctreeMultigridCoverage, SmoothRegionUnmergedGivesTheOneRankBits) { compare_with_one_rank(CoverageShape::smooth, false, 1e-8); }
+TEST(DistributedOctreeMultigridCoverage, ScatteredHolesHaloSweepGivesTheOneRankBits) {
+  compare_with_one_rank(CoverageShape::speckled, false, 1e-8, true);
+}
+TEST(DistributedOctreeMultigridCoverage, SmoothRegionHaloSweepGivesTheOneRankBits) { compare_with_one_rank(CoverageShape::smooth, false, 1e-8, true); }
 TEST(DistributedOctreeMultigridCoverage, ScatteredHolesMergedAgreeToRoundOff) { compare_with_one_rank(CoverageShape::speckled, true, 1e-12); }
 
 }  // namespace
