@@ -128,8 +128,8 @@ class DistributedMesh {
   // oct's father sends its copy, and the owner of each restricted oct its restricted values, to the
   // ranks that keep them; level and exchange lists are rebuilt locally. Unchanged ghosts do not
   // travel: the result is the state redistribute() gives in every owned cell and in every ghost
-  // cell of the fields the ghost stages refresh and of the changed octs, with the same level lists
-  // (the pool is not renumbered). Collective.
+  // cell of the fields the ghost stages refresh and of the changed octs, in the same pool order.
+  // Collective.
   void apply_mesh_changes(Tree& tree, std::span<const core::OctIndex> created, std::span<const core::OctIndex> restricted);
   // Restart: octs read from a file, any share of them on any rank (level, key, and 2^D values of
   // every field of the tree in registration order per oct), go to their owners and ghost holders,

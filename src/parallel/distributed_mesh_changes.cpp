@@ -122,11 +122,9 @@ void DistributedMesh<D, Key>::apply_mesh_changes(Tree& tree, std::span<const cor
   for (core::OctIndex s : kept)
     KOSMO_REQUIRE(authored.count(s) != 0 || refreshed.count(s) != 0,
                   "distributed mesh: no rank sent the values of a new oct of level " << tree.level(s) << " this rank keeps");
-  // The level lists sorted by key, as after redistribute(), so that every sum over octs adds in the
-  // same order and the exchange lists are in Morton order. The pool is not renumbered: compacting
-  // moves every field of every oct, several times the bytes of the rest of the update (the
-  // redistribution of each load balance compacts).
-  tree.rebuild_level_lists();
+  // The pool in (level, key) order and the lists sorted by key, exactly as after redistribute(), so
+  // that every sum over octs adds in the same order.
+  tree.compact();
   build_exchange_lists(tree);
   stats_.ghost_layer_bytes += ghost_layer_bytes(nfield);
 }
