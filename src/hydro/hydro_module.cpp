@@ -230,10 +230,14 @@ void HydroModule<D>::source_terms(int level, double dt) {
   // step's force: its first half for good (add_gravity_source_terms) and its second half
   // provisionally, so that the state between steps is synchronised.
   if (pending_kick_ >= 0) {
+    // On ghosts too (the level's dt is the same on every rank): a regrid prolongates this field into
+    // new octs from their neighbours, ghosts included, and ghosts of unchanged octs are not
+    // refreshed after a regrid (parallel/distributed_mesh_changes.cpp).
     double* pending = tree_.field(pending_kick_);
-    const auto& octs = tree_.octs_at_level(level);
-#pragma omp parallel for schedule(static) if (worth_threads(octs.size()))
-    for (std::size_t i = 0; i < octs.size(); ++i) std::fill_n(pending + Tree::cell_index(octs[i], 0), Tree::cells_per_oct, 0.5 * dt);
+    for (const auto* octs : {&tree_.octs_at_level(level), &tree_.ghost_octs_at_level(level)}) {
+#pragma omp parallel for schedule(static) if (worth_threads(octs->size()))
+      for (std::size_t i = 0; i < octs->size(); ++i) std::fill_n(pending + Tree::cell_index((*octs)[i], 0), Tree::cells_per_oct, 0.5 * dt);
+    }
     solver_.gravity_kick(level, 2.0, pending_kick_);
   }
   solver_.restrict_onto(level);

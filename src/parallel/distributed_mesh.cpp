@@ -394,14 +394,17 @@ void DistributedMesh<D, Key>::exchange_flags(const Tree& tree, int level, std::v
   if (nrank_ == 1) return;
   constexpr int ncell = Tree::cells_per_oct;
   const auto l = static_cast<std::size_t>(level);
+  // An oct's 2^D one-byte flags travel as the bytes of one double (2^D <= 8): a flag exchange
+  // sends 8 bytes per oct, not 8 per cell.
+  static_assert(ncell <= static_cast<int>(sizeof(double)), "an oct's flags must fit in one double");
   exchange_per_oct(
-      level, send_lists_[l], receive_lists_[l], sources_[l], ncell, ExchangeComponent::fine_int, stats_.flags, "flag",
+      level, send_lists_[l], receive_lists_[l], sources_[l], 1, ExchangeComponent::fine_int, stats_.flags, "flag",
       [&](core::OctIndex o, std::vector<double>& out) {
-        for (int c = 0; c < ncell; ++c) out.push_back(flags[static_cast<std::size_t>(Tree::cell_index(o, c))]);
+        double word = 0.0;
+        std::memcpy(&word, flags.data() + Tree::cell_index(o, 0), ncell);
+        out.push_back(word);
       },
-      [&](core::OctIndex g, const double* in) {
-        for (int c = 0; c < ncell; ++c) flags[static_cast<std::size_t>(Tree::cell_index(g, c))] = static_cast<std::uint8_t>(in[c]);
-      });
+      [&](core::OctIndex g, const double* in) { std::memcpy(flags.data() + Tree::cell_index(g, 0), in, ncell); });
   ++stats_.flag_calls;
   (void)tree;
 }

@@ -126,9 +126,10 @@ class DistributedMesh {
   // surviving octs whose cells lost their son (core::RegridCounts). Each rank keeps a new oct it
   // owns or whose grown box overlaps its domain and destroys the others; the owner of each new
   // oct's father sends its copy, and the owner of each restricted oct its restricted values, to the
-  // ranks that keep them; level and exchange lists are rebuilt locally; then every ghost is
-  // refreshed from its owner (refresh_whole_ghost_layer says why). The result is the state
-  // redistribute() gives, value for value and in the same pool order. Collective.
+  // ranks that keep them; level and exchange lists are rebuilt locally. Unchanged ghosts do not
+  // travel: the result is the state redistribute() gives in every owned cell and in every ghost
+  // cell of the fields the ghost stages refresh and of the changed octs, in the same pool order.
+  // Collective.
   void apply_mesh_changes(Tree& tree, std::span<const core::OctIndex> created, std::span<const core::OctIndex> restricted);
   // Restart: octs read from a file, any share of them on any rank (level, key, and 2^D values of
   // every field of the tree in registration order per oct), go to their owners and ghost holders,
@@ -176,8 +177,6 @@ class DistributedMesh {
   Box grown_box(const Tree& tree, core::OctIndex o) const;
   Box grown_box(const Tree& tree, int level, const typename Tree::Coordinates& coordinates) const;
   void deliver_and_rebuild(Tree& tree, std::map<int, std::vector<double>>& outgoing_by_rank);
-  // Every field of every ghost from its owner, all levels in one message per partner.
-  void refresh_whole_ghost_layer(Tree& tree);
   // Appends one oct's record (level, key, every field's 2^D values) for the wire.
   void pack_oct(const Tree& tree, core::OctIndex o, std::vector<double>& out) const;
   // The new octs this rank keeps (owned, or ghost: its domain overlaps their grown box), after

@@ -15,8 +15,13 @@
 // father (the one rank where it was created as owned) to every other rank that keeps it, its own
 // owner included; each restricted oct from its owner to its ghost holders. Every destination holds
 // the father (or the oct itself) as a ghost of the sender, so the partners are those of the ghost
-// exchange before the regrid, and p2p needs no count exchange. A refresh of the whole ghost layer
-// follows (refresh_whole_ghost_layer below says why).
+// exchange before the regrid, and p2p needs no count exchange.
+//
+// An unchanged ghost oct does not travel. The fields a stage reads on ghosts are refreshed by that
+// stage (core::GhostStage) or set on owned and ghost cells alike (the potential's history, the
+// hydro's pending kick time); the others are scratch that a stage writes on the ghosts it reads
+// before reading them. So a regrid sends the records of the changed octs only, where a refresh of
+// the ghost layer would send every ghost (docs/performance.md, "Ranks: the mesh after a regrid").
 #include <algorithm>
 #include <map>
 #include <set>
@@ -122,46 +127,6 @@ void DistributedMesh<D, Key>::apply_mesh_changes(Tree& tree, std::span<const cor
   tree.compact();
   build_exchange_lists(tree);
   stats_.ghost_layer_bytes += ghost_layer_bytes(nfield);
-  refresh_whole_ghost_layer(tree);
-}
-
-// The stepper reads, in some ghost cells, values that their owners changed after the last refresh
-// of their stage (the 3-rank cosmology box, examples/cosmology_box.nml, drifts at the base level
-// within 30 steps without this). redistribute() hid that by refreshing every ghost at every regrid;
-// until those reads are found, the incremental path refreshes every field of every ghost too, one
-// message per partner for all levels, so the state stays the one redistribute() gives.
-template <int D, class Key>
-void DistributedMesh<D, Key>::refresh_whole_ghost_layer(Tree& tree) {
-  constexpr int ncell = Tree::cells_per_oct;
-  const int nfield = tree.fields().size();
-  std::map<int, std::vector<double>> outgoing_by_rank;
-  std::set<int> sources;
-  for (const auto& level : send_lists_)
-    for (const Partner& p : level) {
-      auto& out = outgoing_by_rank[p.rank];
-      for (core::OctIndex o : p.octs)
-        for (int f = 0; f < nfield; ++f) out.insert(out.end(), tree.field(f) + Tree::cell_index(o, 0), tree.field(f) + Tree::cell_index(o, ncell));
-    }
-  for (const auto& level : sources_) sources.insert(level.begin(), level.end());
-  std::vector<Message> outgoing;
-  for (auto& [destination, data] : outgoing_by_rank) outgoing.push_back({destination, std::move(data)});
-  const auto incoming = sparse_exchange(comm_, ExchangeMethod::p2p, outgoing, {sources.begin(), sources.end()}, &decomposition_,
-                                        &stats_.mesh_changes);
-  // Each message holds the sender's octs level by level in the Morton order of the lists.
-  for (const Message& m : incoming) {
-    const double* in = m.data.data();
-    const double* end = in + m.data.size();
-    for (const auto& level : receive_lists_)
-      for (const Partner& p : level) {
-        if (p.rank != m.rank) continue;
-        for (core::OctIndex g : p.octs)
-          for (int f = 0; f < nfield; ++f, in += ncell) {
-            KOSMO_REQUIRE(in + ncell <= end, "distributed mesh: the ghost-layer message from rank " << m.rank << " is too short");
-            std::copy_n(in, ncell, tree.field(f) + Tree::cell_index(g, 0));
-          }
-      }
-    KOSMO_REQUIRE(in == end, "distributed mesh: the ghost-layer message from rank " << m.rank << " is too long");
-  }
 }
 
 template <int D, class Key>
@@ -176,8 +141,7 @@ long long DistributedMesh<D, Key>::ghost_layer_bytes(int field_count) const {
   template void DistributedMesh<D, Key>::pack_oct(const Tree&, core::OctIndex, std::vector<double>&) const;                     \
   template std::vector<core::OctIndex> DistributedMesh<D, Key>::keep_needed_new_octs(Tree&, std::span<const core::OctIndex>); \
   template void DistributedMesh<D, Key>::apply_mesh_changes(Tree&, std::span<const core::OctIndex>, std::span<const core::OctIndex>); \
-  template long long DistributedMesh<D, Key>::ghost_layer_bytes(int) const;                                                    \
-  template void DistributedMesh<D, Key>::refresh_whole_ghost_layer(Tree&);
+  template long long DistributedMesh<D, Key>::ghost_layer_bytes(int) const;
 KOSMO_INSTANTIATE_MESH_CHANGES(1, std::uint64_t)
 KOSMO_INSTANTIATE_MESH_CHANGES(2, std::uint64_t)
 KOSMO_INSTANTIATE_MESH_CHANGES(3, std::uint64_t)

@@ -21,11 +21,11 @@ void declare_parameters(core::SchemaBuilder& schema) {
                  "domain decomposition: 'ksection' (seeds/000 §2, recursive k-section tree) or 'hilbert' (RAMSES' "
                  "Hilbert-curve key ranges of equal cost), kept so the two can be compared"),
       string_key("RUN_PARAMS", "mesh_update", "incremental", {"incremental", "redistribute"},
-                 "kosmo: how ranks follow a regrid (seeds/000 §3): 'incremental' updates each tree locally, sends "
-                 "the new octs and those whose cells lost their sons to the ranks that keep them, then refreshes "
-                 "every ghost from its owner; 'redistribute' sends every oct to its owner and ghost holders and "
-                 "rebuilds every tree, the reference path. Both give the same values; load balance (nremap) and "
-                 "restarts always redistribute"),
+                 "kosmo: how ranks follow a regrid (seeds/000 §3): 'incremental' updates each tree locally and "
+                 "sends only the new octs and those whose cells lost their sons, to the ranks that keep them "
+                 "(unchanged ghosts do not travel); 'redistribute' sends every oct to its owner and ghost holders "
+                 "and rebuilds every tree, the reference path. Both give the same results; load balance (nremap) "
+                 "and restarts always redistribute"),
       string_key("RUN_PARAMS", "exchange_method", "auto", {"auto", "p2p", "ksection", "alltoall"},
                  "ghost-exchange transport (seeds/000 §3.1): 'auto' tunes each exchange component between p2p and "
                  "ksection in rounds (medians of 8 timed calls per backend, switch when > 20 % faster, calls "
