@@ -210,24 +210,6 @@ class RegridPass {
     for (int pass = 0; pass < settings_.nexpand_at(l); ++pass) smooth(l);
   }
 
-  // Grading: refining a cell at level l needs its 3^D - 1 neighbours at level l, so the cells of
-  // level l - 1 that contain them must be (or stay) refined. Below min_level the mesh is fixed; the
-  // support check (keep_supported_flags) unflags what it cannot support.
-  void request_grading(int l) {
-    if (l < 2 || l - 1 < min_level_) return;
-    const Stencil& stencil = local_caches_.get(tree_, l);
-    for (std::size_t i = 0; i < stencil.size(); ++i) {
-      const OctIndex o = stencil.oct(i);
-      for (int c = 0; c < ncell; ++c) {
-        if (!flags_[Tree::cell_index(o, c)]) continue;
-        for (const auto& entry : neighbourhood_[static_cast<std::size_t>(c)]) {
-          const CellIndex parent = stencil.coarse_cell(i, entry.first);
-          if (parent != no_cell) flags_[parent] = 1;
-        }
-      }
-    }
-  }
-
   // Coarse to fine: a flag stands only if the father stays refined and the coarser cells holding
   // the 3^D - 1 neighbours are refined (RAMSES ensure_ref_rules). With min_level = 1 every request
   // was granted and nothing changes here. (No coarser cell means outside a non-periodic box:
@@ -332,7 +314,6 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
   for (int l = tree.levelmax() - 1; l >= pass.min_level(); --l) {
     pass.flag_level(l, criterion);
     pass.expand_flags(l);
-    pass.request_grading(l);
   }
   pass.keep_supported_flags();
   RegridCounts counts;
