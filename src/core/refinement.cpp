@@ -111,6 +111,7 @@ class RegridPass {
         caches_(shared_caches ? *shared_caches : own_caches_),
         local_caches_(synchronise ? ghost_caches_ : caches_),
         neighbourhood_(ncell),
+        face_neighbourhood_(ncell),
         flags_(tree.oct_capacity() * ncell, 0) {
     // For each child and each of the 3^D - 1 offsets: the neighbourhood oct index and the child in it.
     for (int c = 0; c < ncell; ++c)
@@ -118,6 +119,9 @@ class RegridPass {
         int child = 0;
         const int k = Stencil::locate(c, off, child);
         neighbourhood_[static_cast<std::size_t>(c)].emplace_back(k, child);
+        int nonzero = 0;
+        for (int d = 0; d < D; ++d) nonzero += off[d] != 0;
+        if (nonzero == 1) face_neighbourhood_[static_cast<std::size_t>(c)].emplace_back(k, child);
       }
   }
 
@@ -141,15 +145,19 @@ class RegridPass {
         for (int c = 0; c < ncell; ++c) flags_[Tree::cell_index(o, c)] = tree_.is_leaf(Tree::cell_index(o, c)) ? 0 : 1;
   }
 
-  // The criterion's flags at level l (every cell below levelmin), and a cell whose son keeps refined
-  // cells stays refined.
+  // RAMSES flag_fine at level l (amr/flag_utils.f90): every cell below levelmin; from levelmin on,
+  // a cell whose son holds a flagged or a refined cell (test_flag), one cubic buffer around those
+  // (smooth_fine, "to enforce the refinement rules"), then the criterion's flags. expand_flags adds
+  // the nexpand buffers, so a region holding finer levels gets 1 + nexpand buffer cells and a
+  // region the criterion flags gets nexpand (docs/performance.md, "The 64³ dark-matter box against
+  // RAMSES": one buffer fewer made the box's level-7 mesh 30-46 % smaller than RAMSES').
   void flag_level(int l, const RefinementCriterion<D, Key>& criterion) {
     const auto octs = local_octs(l);
     if (l < settings_.levelmin) {
       for (OctIndex o : octs)
         for (int c = 0; c < ncell; ++c) flags_[Tree::cell_index(o, c)] = 1;
-    } else {
-      criterion(tree_, l, flags_);
+      synchronise(l);
+      return;
     }
     for (OctIndex o : octs) {
       for (int c = 0; c < ncell; ++c) {
@@ -157,7 +165,7 @@ class RegridPass {
         const OctIndex s = tree_.son(cell);
         if (s == no_oct) continue;
         for (int k = 0; k < ncell; ++k) {
-          if (flags_[Tree::cell_index(s, k)]) {
+          if (flags_[Tree::cell_index(s, k)] || !tree_.is_leaf(Tree::cell_index(s, k))) {
             flags_[cell] = 1;
             break;
           }
@@ -165,44 +173,41 @@ class RegridPass {
       }
     }
     synchronise(l);
+    smooth(l);
+    criterion(tree_, l, flags_);
+    synchronise(l);
   }
 
-  // nexpand smoothing: each pass adds the 3^D - 1 same-level neighbours of flagged cells.
-  void expand_flags(int l) {
+  // RAMSES smooth_fine, one cubic buffer in D stages: a cell is flagged when at least 1 (first
+  // stage), then 2 (later stages) of its 2D same-level face neighbours are: faces, then edges,
+  // then corners of a flagged region, and the concave corners between flagged cells.
+  void smooth(int l) {
     const Stencil& stencil = local_caches_.get(tree_, l);
-    for (int pass = 0; pass < settings_.nexpand_at(l); ++pass) {
-      expanded_ = flags_;
+    for (int stage = 0; stage < D; ++stage) {
+      const std::uint8_t threshold = stage == 0 ? 1 : 2;
+      counts_.assign(flags_.size(), 0);
       for (std::size_t i = 0; i < stencil.size(); ++i) {
         const OctIndex o = stencil.oct(i);
         for (int c = 0; c < ncell; ++c) {
           if (!flags_[Tree::cell_index(o, c)]) continue;
-          for (const auto& [k, child] : neighbourhood_[static_cast<std::size_t>(c)]) {
+          for (const auto& [k, child] : face_neighbourhood_[static_cast<std::size_t>(c)]) {
             const OctIndex n = stencil.neighbour_oct(i, k);
-            if (n != no_oct) expanded_[Tree::cell_index(n, child)] = 1;
+            if (n != no_oct) ++counts_[Tree::cell_index(n, child)];
           }
         }
       }
-      flags_.swap(expanded_);
+      for (std::size_t i = 0; i < stencil.size(); ++i)
+        for (int c = 0; c < ncell; ++c) {
+          const CellIndex cell = Tree::cell_index(stencil.oct(i), c);
+          if (counts_[cell] >= threshold) flags_[cell] = 1;
+        }
       synchronise(l);
     }
   }
 
-  // Grading: refining a cell at level l needs its 3^D - 1 neighbours at level l, so the cells of
-  // level l - 1 that contain them must be (or stay) refined. Below min_level the mesh is fixed; the
-  // support check (keep_supported_flags) unflags what it cannot support.
-  void request_grading(int l) {
-    if (l < 2 || l - 1 < min_level_) return;
-    const Stencil& stencil = local_caches_.get(tree_, l);
-    for (std::size_t i = 0; i < stencil.size(); ++i) {
-      const OctIndex o = stencil.oct(i);
-      for (int c = 0; c < ncell; ++c) {
-        if (!flags_[Tree::cell_index(o, c)]) continue;
-        for (const auto& entry : neighbourhood_[static_cast<std::size_t>(c)]) {
-          const CellIndex parent = stencil.coarse_cell(i, entry.first);
-          if (parent != no_cell) flags_[parent] = 1;
-        }
-      }
-    }
+  // nexpand smoothing: RAMSES flag_fine step 4, nexpand cubic buffers.
+  void expand_flags(int l) {
+    for (int pass = 0; pass < settings_.nexpand_at(l); ++pass) smooth(l);
   }
 
   // Coarse to fine: a flag stands only if the father stays refined and the coarser cells holding
@@ -293,9 +298,10 @@ class RegridPass {
   // ... and owned then ghost octs (the push-type rules, destruction and creation).
   StencilCaches<D, Key>& local_caches_;
   std::vector<std::vector<std::pair<int, int>>> neighbourhood_;
+  std::vector<std::vector<std::pair<int, int>>> face_neighbourhood_;  // the 2D face offsets only
   // Scratch flags, one per pool cell, alive only during this pass (seeds/000 App. C).
   std::vector<std::uint8_t> flags_;
-  std::vector<std::uint8_t> expanded_;
+  std::vector<std::uint8_t> counts_;  // flagged face neighbours per cell (smooth)
 };
 
 }  // namespace
@@ -308,7 +314,6 @@ RegridCounts regrid(OctTree<D, Key>& tree, const RefinementSettings& settings, c
   for (int l = tree.levelmax() - 1; l >= pass.min_level(); --l) {
     pass.flag_level(l, criterion);
     pass.expand_flags(l);
-    pass.request_grading(l);
   }
   pass.keep_supported_flags();
   RegridCounts counts;

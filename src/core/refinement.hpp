@@ -49,8 +49,9 @@ struct RegridCounts {
 // One refinement pass over levels min_level..levelmax (RAMSES refines the levels below the one
 // being advanced: amr_step calls flag_fine/refine_fine for ilevel..nlevelmax). Only sons of cells
 // at levels >= min_level are created or destroyed. Flags are decided from the finest level to
-// min_level (criterion, keep the fathers of flagged cells, nexpand smoothing, grading requests on
-// the next coarser level), then checked from min_level to the finest (a cell may be refined only
+// min_level as RAMSES flag_fine does (keep the fathers of flagged or refined cells, one buffer
+// around them, which also holds every neighbour the finer flags need, the criterion, nexpand more
+// buffers), then checked from min_level to the finest (a cell may be refined only
 // if its father stays refined and the coarser cells around it are refined: RAMSES'
 // ensure_ref_rules), then octs are destroyed fine to coarse and created coarse to fine. A pass adds
 // at most one level; the result is graded 2:1 whenever the input was. Neighbourhoods come from

@@ -22,6 +22,7 @@ std::string usage() {
          "                                          Sedov AMR, 64^3 dark-matter box, showcase box at 1x1, 2x1, 1x2\n"
          "                                          ranks x threads through mpirun, JSON lines (docs/benchmarks.md)\n"
          "       kosmo decompose --nrank N ...      dry run of the domain decomposition (see docs/parallel.md)\n"
+         "       kosmo grafic NAMELIST DIRECTORY    grafic files of a filetype='gaussian' namelist's realisation\n"
          "       kosmo help | version\n";
 }
 
@@ -60,7 +61,7 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
   line.command = arguments[0];
   if (line.command == "--help" || line.command == "-h") line.command = "help";
   if (line.command == "--version") line.command = "version";
-  if (line.command == "decompose") {
+  if (line.command == "decompose" || line.command == "grafic") {
     line.passthrough.assign(arguments.begin() + 1, arguments.end());
     return line;
   }

@@ -1,6 +1,6 @@
 #pragma once
 // The binary's command line: `kosmo run [NAMELIST] [--ndim D] [--patch DIR] [--snapshot-steps N,M,...]`, `kosmo check NAMELIST`, `kosmo bench NAME [--steps N] [--case C]`,
-// `kosmo decompose ...`, `kosmo help`, `kosmo version`.
+// `kosmo decompose ...`, `kosmo grafic NAMELIST DIRECTORY`, `kosmo help`, `kosmo version`.
 #include <string>
 #include <vector>
 
@@ -17,7 +17,7 @@ struct CommandLine {
   std::string bench;     // `kosmo bench NAME`: which benchmark
   int steps = 0;         // --steps N for benchmarks (0: the benchmark's default)
   std::string bench_case;  // --case NAME: `kosmo bench scaling` runs only this case
-  std::vector<std::string> passthrough;  // `kosmo decompose ...`: its own flags, parsed by that command
+  std::vector<std::string> passthrough;  // `kosmo decompose ...`, `kosmo grafic ...`: its own arguments, parsed by that command
 };
 
 // Throws kosmo::Error with a usage hint on anything it does not understand.

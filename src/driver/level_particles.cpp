@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "core/courant_factor.hpp"
 #include "core/error.hpp"
 #include "driver/particle_snapshot.hpp"
 #include "parallel/particle_migration.hpp"
@@ -23,7 +24,7 @@ using Clock = std::chrono::steady_clock;
 template <int D>
 LevelParticles<D>::LevelParticles(const core::ParameterSet& params, Tree& tree, parallel::DistributedMesh<D, Key>& mesh,
                                   core::Timers& timers)
-    : tree_(tree), mesh_(mesh), timers_(timers), courant_factor_(params.get_real("HYDRO_PARAMS", "courant_factor")) {
+    : tree_(tree), mesh_(mesh), timers_(timers), courant_factor_(core::run_courant_factor(params)) {
   limb_fields_[0] = tree_.add_field(core::scalar_field("particle_deposit_low_limb").owned_by("particles").transient());
   limb_fields_[1] = tree_.add_field(core::scalar_field("particle_deposit_high_limb").owned_by("particles").transient());
   // The Poisson source and the m_refine count are each read right after their deposit, and the

@@ -19,6 +19,7 @@
 #include "driver/check_command.hpp"
 #include "driver/command_line.hpp"
 #include "driver/decompose_command.hpp"
+#include "driver/grafic_command.hpp"
 #include "driver/run.hpp"
 
 namespace {
@@ -84,6 +85,11 @@ int main(int argc, char** argv) {
     if (line.command == "decompose") {
       // A dry run in one process: it builds the decomposition for N ranks without launching them.
       if (rank == 0) kosmo::driver::decompose_command(line.passthrough, std::cout);
+      MPI_Finalize();
+      return 0;
+    }
+    if (line.command == "grafic") {
+      if (rank == 0) kosmo::driver::grafic_command(line.passthrough, std::cout);
       MPI_Finalize();
       return 0;
     }

@@ -167,8 +167,8 @@ void Simulation<D>::flag_by_mass(int level, std::vector<std::uint8_t>& wanted) {
 // (RAMSES geometry_refine: the region only permits refinement inside it).
 template <int D>
 void Simulation<D>::flag_cells(const Tree& tree, int level, std::vector<std::uint8_t>& flags) {
-  // The criteria's own flags, apart from those regrid already holds (grading requests from finer
-  // levels), which the region must not clear. Kept between calls; cleared on the level's owned cells.
+  // The criteria's own flags, apart from those regrid already holds (fathers of finer refinement
+  // and their buffer), which the region must not clear. Kept between calls; cleared on the level's owned cells.
   std::vector<std::uint8_t>& wanted = wanted_flags_;
   wanted.resize(std::max(wanted.size(), flags.size()));
   for (core::OctIndex o : tree.octs_at_level(level)) std::fill_n(wanted.begin() + static_cast<std::ptrdiff_t>(Tree::cell_index(o, 0)), Tree::cells_per_oct, 0);

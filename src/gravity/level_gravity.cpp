@@ -9,6 +9,7 @@
 #include <numbers>
 #include <optional>
 
+#include "core/courant_factor.hpp"
 #include "core/error.hpp"
 #include "cosmology/cosmological_model.hpp"
 #include "gravity/analytic_gravity.hpp"
@@ -36,7 +37,7 @@ LevelGravity<D>::LevelGravity(const core::ParameterSet& params, Tree& tree, para
       mesh_(mesh),
       timers_(timers),
       levelmin_(static_cast<int>(params.get_int("AMR_PARAMS", "levelmin"))),
-      courant_factor_(params.get_real("HYDRO_PARAMS", "courant_factor")) {
+      courant_factor_(core::run_courant_factor(params)) {
   const int type = static_cast<int>(params.get_int("POISSON_PARAMS", "gravity_type"));
   self_gravity_ = type <= 0;
   analytic_type_ = type < 0 ? -type : type;

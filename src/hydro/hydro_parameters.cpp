@@ -91,7 +91,8 @@ void declare_parameters(core::SchemaBuilder& schema) {
       real_key("HYDRO_PARAMS", "gamma", 1.4, above(1), "adiabatic index of the ideal gas"),
       real_key("HYDRO_PARAMS", "courant_factor", 0.5, between(0, 1),
                "time step as a fraction of the Courant limit; 0 makes steps of zero length, as RAMSES (its "
-               "point-mass tests use it with nstepmax=1 to test the Poisson solver)"),
+               "point-mass tests use it with nstepmax=1 to test the Poisson solver); read only with hydro=.true., as "
+               "RAMSES: without gas the particles' and free-fall limits use 0.5"),
       real_key("HYDRO_PARAMS", "smallr", 1e-10, above(0), "density floor (code units)"),
       real_key("HYDRO_PARAMS", "smallc", 1e-10, above(0), "sound speed floor (code units)"),
       integer_key("HYDRO_PARAMS", "slope_type", 1, between(0, 3),
