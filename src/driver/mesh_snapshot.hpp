@@ -135,6 +135,29 @@ struct SnapshotExtras {
   std::function<void(io::SnapshotMeta&)> complete_meta;
 };
 
+// Frees the storage of every field that is neither in snapshots nor in restarts for its lifetime.
+template <int D, class Key>
+class ScratchFieldsReleased {
+ public:
+  explicit ScratchFieldsReleased(core::OctTree<D, Key>& tree) : tree_(tree) {
+    for (int f = 0; f < tree.fields().size(); ++f) {
+      const core::FieldInfo& info = tree.fields().info(f);
+      if (info.in_snapshots || info.in_restarts || tree.field_released(f)) continue;
+      tree.release_field(f);
+      released_.push_back(f);
+    }
+  }
+  ~ScratchFieldsReleased() {
+    for (int f : released_) tree_.acquire_field(f);
+  }
+  ScratchFieldsReleased(const ScratchFieldsReleased&) = delete;
+  ScratchFieldsReleased& operator=(const ScratchFieldsReleased&) = delete;
+
+ private:
+  core::OctTree<D, Key>& tree_;
+  std::vector<int> released_;
+};
+
 // Writes snapshot `output_number` of the mesh and its fields, collectively on `comm`. A
 // distributed tree (non-empty `ordering`: its decomposition) is written as every rank's owned
 // octs; otherwise every rank holds the whole mesh and writes its share.
@@ -192,6 +215,20 @@ void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const
   if (format == "both")
     io::write_ramses_snapshot(comm, ".", meta, snapshot_levels(tree, share_rank, share_ranks, derived, false),
                               io::RamsesDirectoryMode::add_to_existing, extras.particles);
+}
+
+// The same for the running simulation's tree: the modules' scratch fields (neither in snapshots nor
+// in restarts: the multigrid's, the Poisson source, the particles' deposit) hold nothing a later
+// step reads, as a restart from this output shows, so their storage is freed while the writers
+// make their copies and given back zeroed after (docs/performance.md, "Bytes per oct").
+template <int D, class Key>
+void write_mesh_snapshot(MPI_Comm comm, core::OctTree<D, Key>& tree, const core::ParameterSet& params, int output_number,
+                         double time, long long step, const std::vector<DerivedOutput>& derived = {},
+                         const std::string& ordering = "", std::vector<double> ksection_walls = {},
+                         std::vector<std::uint64_t> hilbert_bounds = {}, const SnapshotExtras& extras = {}) {
+  const ScratchFieldsReleased released(tree);
+  write_mesh_snapshot(comm, std::as_const(tree), params, output_number, time, step, derived, ordering, std::move(ksection_walls),
+                      std::move(hilbert_bounds), extras);
 }
 
 }  // namespace kosmo::driver
