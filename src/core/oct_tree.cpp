@@ -52,7 +52,25 @@ template <int D, class Key>
 int OctTree<D, Key>::add_field(const FieldInfo& info) {
   const int id = registry_.add(info);
   field_values_.emplace_back(sons_.size(), 0.0);
+  released_.push_back(0);
   return id;
+}
+
+template <int D, class Key>
+void OctTree<D, Key>::release_field(int id) {
+  const auto f = static_cast<std::size_t>(id);
+  if (released_.at(f)) return;
+  std::vector<double>().swap(field_values_[f]);
+  released_[f] = 1;
+}
+
+template <int D, class Key>
+void OctTree<D, Key>::acquire_field(int id) {
+  const auto f = static_cast<std::size_t>(id);
+  if (!released_.at(f)) return;
+  field_values_[f].reserve(keys_.capacity() * cells_per_oct);
+  field_values_[f].assign(sons_.size(), 0.0);
+  released_[f] = 0;
 }
 
 // The pool grows by an eighth at a time, not by std::vector's doubling: a mesh that grows to N octs
@@ -65,7 +83,8 @@ void OctTree<D, Key>::reserve_octs(std::size_t octs) {
   roles_.reserve(octs);
   father_octs_.reserve(octs);
   sons_.reserve(octs * cells_per_oct);
-  for (auto& values : field_values_) values.reserve(octs * cells_per_oct);
+  for (std::size_t f = 0; f < field_values_.size(); ++f)
+    if (!released_[f]) field_values_[f].reserve(octs * cells_per_oct);
 }
 
 template <int D, class Key>
@@ -84,14 +103,17 @@ OctIndex OctTree<D, Key>::allocate_oct() {
     roles_.push_back(0);
     father_octs_.push_back(no_oct);
     sons_.resize(sons_.size() + cells_per_oct, no_oct);
-    for (auto& values : field_values_) {
+    for (std::size_t f = 0; f < field_values_.size(); ++f) {
+      if (released_[f]) continue;
+      auto& values = field_values_[f];
       if (values.capacity() < sons_.size()) values.reserve(keys_.capacity() * cells_per_oct);  // a field added since
       values.resize(sons_.size(), 0.0);
     }
   }
   const auto first = static_cast<std::size_t>(cell_index(o, 0));
   std::fill_n(sons_.begin() + static_cast<std::ptrdiff_t>(first), cells_per_oct, no_oct);
-  for (auto& values : field_values_) std::fill_n(values.begin() + static_cast<std::ptrdiff_t>(first), cells_per_oct, 0.0);
+  for (std::size_t f = 0; f < field_values_.size(); ++f)
+    if (!released_[f]) std::fill_n(field_values_[f].begin() + static_cast<std::ptrdiff_t>(first), cells_per_oct, 0.0);
   return o;
 }
 
@@ -289,7 +311,9 @@ void OctTree<D, Key>::compact() {
       sons[i * cells_per_oct + static_cast<std::size_t>(c)] = s == no_oct ? no_oct : new_index[static_cast<std::size_t>(s)];
     }
   }
-  for (auto& values : field_values_) {
+  for (std::size_t f = 0; f < field_values_.size(); ++f) {
+    if (released_[f]) continue;
+    auto& values = field_values_[f];
     std::vector<double> moved(n * cells_per_oct);
     for (std::size_t i = 0; i < n; ++i) {
       const auto o = static_cast<std::size_t>(order[i]);

@@ -63,6 +63,13 @@ class OctTree {
   void add_ghost_stage(int id, GhostStage stage) { registry_.add_ghost_stage(id, stage); }
   double* field(int id) { return field_values_[static_cast<std::size_t>(id)].data(); }
   const double* field(int id) const { return field_values_[static_cast<std::size_t>(id)].data(); }
+  // A scratch field's storage exists only while a computation uses it (seeds/000 App. C: no array
+  // a run does not use; docs/performance.md, "Bytes per oct"): release_field() frees it (field()
+  // is then null, and the pool's growth and compaction skip it), acquire_field() gives it back,
+  // every value zero, as for a new oct. Both do nothing when the field is already so.
+  void release_field(int id);
+  void acquire_field(int id);
+  bool field_released(int id) const { return released_[static_cast<std::size_t>(id)] != 0; }
 
   // --- pool and geometry ----------------------------------------------------------------------
   const Geometry& geometry() const { return geometry_; }
@@ -143,6 +150,7 @@ class OctTree {
   std::vector<OctIndex> father_octs_;
   std::vector<OctIndex> sons_;
   std::vector<std::vector<double>> field_values_;
+  std::vector<std::uint8_t> released_;  // per field: storage freed by release_field()
   std::vector<OctIndex> free_octs_;
   std::uint64_t generation_ = 0;
   // Per level (index 0 unused).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include "core/oct_tree.hpp"
 #include "core/physics_module.hpp"
@@ -17,57 +18,81 @@ namespace kosmo::driver {
 // Snapshot variables computed from the stored ones when written (core/physics_module.hpp).
 using DerivedOutput = core::DerivedOutput;
 
-// This rank's share of every level: octs [n r / N, n (r + 1) / N) of the level's Morton-ordered
-// list of owned octs (r = 0, N = 1 for a distributed tree: all of them). The writer does not care
-// how the octs were shared out.
+// This rank's share of level l: octs [n r / N, n (r + 1) / N) of the level's Morton-ordered list of
+// owned octs (r = 0, N = 1 for a distributed tree: all of them). The writer does not care how the
+// octs were shared out. Without `with_restart_fields` (RAMSES' files, which do not hold them) the
+// restart arrays are left empty.
 template <int D, class Key>
-std::vector<io::SnapshotLevel> snapshot_levels(const core::OctTree<D, Key>& tree, int rank, int nrank,
-                                               const std::vector<DerivedOutput>& derived = {}) {
+std::pair<std::size_t, std::size_t> snapshot_share(const core::OctTree<D, Key>& tree, int l, int rank, int nrank) {
+  const std::size_t n = tree.octs_at_level(l).size();
+  return {n * static_cast<std::size_t>(rank) / static_cast<std::size_t>(nrank),
+          n * static_cast<std::size_t>(rank + 1) / static_cast<std::size_t>(nrank)};
+}
+
+template <int D, class Key>
+io::SnapshotLevel snapshot_level(const core::OctTree<D, Key>& tree, int l, int rank, int nrank,
+                                 const std::vector<DerivedOutput>& derived = {}, bool with_restart_fields = true) {
   using Tree = core::OctTree<D, Key>;
   std::vector<int> written_fields, restart_fields;
   for (int f = 0; f < tree.fields().size(); ++f) {
     if (tree.fields().info(f).in_snapshots) written_fields.push_back(f);
-    if (tree.fields().info(f).in_restarts) restart_fields.push_back(f);
+    if (tree.fields().info(f).in_restarts && with_restart_fields) restart_fields.push_back(f);
   }
-  std::vector<io::SnapshotLevel> levels;
-  for (int l = 1; l <= tree.levelmax(); ++l) {
-    const auto& octs = tree.octs_at_level(l);
-    const std::size_t n = octs.size();
-    const std::size_t first = n * static_cast<std::size_t>(rank) / static_cast<std::size_t>(nrank);
-    const std::size_t last = n * static_cast<std::size_t>(rank + 1) / static_cast<std::size_t>(nrank);
-    io::SnapshotLevel level;
-    level.level = l;
-    level.oct_coordinates.reserve((last - first) * D);
-    level.son_flags.reserve((last - first) * Tree::cells_per_oct);
-    std::size_t nderived = 0;
-    for (const auto& source : derived) nderived += source.fields.size();
-    level.fields.assign(written_fields.size() + nderived, {});
-    level.restart_fields.assign(restart_fields.size(), {});
-    std::vector<double> values;
-    for (auto& values : level.fields) values.reserve((last - first) * Tree::cells_per_oct);
-    for (auto& values : level.restart_fields) values.reserve((last - first) * Tree::cells_per_oct);
-    for (std::size_t i = first; i < last; ++i) {
-      const core::OctIndex o = octs[i];
-      const auto c = tree.coordinates(o);
-      level.oct_coordinates.insert(level.oct_coordinates.end(), c.begin(), c.end());
-      for (int k = 0; k < Tree::cells_per_oct; ++k) {
-        const core::CellIndex cell = Tree::cell_index(o, k);
-        level.son_flags.push_back(tree.is_leaf(cell) ? 0 : 1);
-        for (std::size_t f = 0; f < written_fields.size(); ++f) level.fields[f].push_back(tree.field(written_fields[f])[cell]);
-        for (std::size_t f = 0; f < restart_fields.size(); ++f) level.restart_fields[f].push_back(tree.field(restart_fields[f])[cell]);
-      }
-      std::size_t next = written_fields.size();
-      for (const auto& source : derived) {
-        values.resize(source.fields.size() * Tree::cells_per_oct);
-        source.values(o, values.data());
-        for (std::size_t f = 0; f < source.fields.size(); ++f, ++next)
-          level.fields[next].insert(level.fields[next].end(), values.begin() + static_cast<std::ptrdiff_t>(f * Tree::cells_per_oct),
-                                    values.begin() + static_cast<std::ptrdiff_t>((f + 1) * Tree::cells_per_oct));
-      }
+  const auto& octs = tree.octs_at_level(l);
+  const auto [first, last] = snapshot_share(tree, l, rank, nrank);
+  io::SnapshotLevel level;
+  level.level = l;
+  level.oct_coordinates.reserve((last - first) * D);
+  level.son_flags.reserve((last - first) * Tree::cells_per_oct);
+  std::size_t nderived = 0;
+  for (const auto& source : derived) nderived += source.fields.size();
+  level.fields.assign(written_fields.size() + nderived, {});
+  level.restart_fields.assign(with_restart_fields ? restart_fields.size() : 0, {});
+  std::vector<double> values;
+  for (auto& values : level.fields) values.reserve((last - first) * Tree::cells_per_oct);
+  for (auto& values : level.restart_fields) values.reserve((last - first) * Tree::cells_per_oct);
+  for (std::size_t i = first; i < last; ++i) {
+    const core::OctIndex o = octs[i];
+    const auto c = tree.coordinates(o);
+    level.oct_coordinates.insert(level.oct_coordinates.end(), c.begin(), c.end());
+    for (int k = 0; k < Tree::cells_per_oct; ++k) {
+      const core::CellIndex cell = Tree::cell_index(o, k);
+      level.son_flags.push_back(tree.is_leaf(cell) ? 0 : 1);
+      for (std::size_t f = 0; f < written_fields.size(); ++f) level.fields[f].push_back(tree.field(written_fields[f])[cell]);
+      for (std::size_t f = 0; f < restart_fields.size(); ++f) level.restart_fields[f].push_back(tree.field(restart_fields[f])[cell]);
     }
-    levels.push_back(std::move(level));
+    std::size_t next = written_fields.size();
+    for (const auto& source : derived) {
+      values.resize(source.fields.size() * Tree::cells_per_oct);
+      source.values(o, values.data());
+      for (std::size_t f = 0; f < source.fields.size(); ++f, ++next)
+        level.fields[next].insert(level.fields[next].end(), values.begin() + static_cast<std::ptrdiff_t>(f * Tree::cells_per_oct),
+                                  values.begin() + static_cast<std::ptrdiff_t>((f + 1) * Tree::cells_per_oct));
+    }
   }
+  return level;
+}
+
+// Every level at once (the RAMSES writer assembles its files from the whole mesh).
+template <int D, class Key>
+std::vector<io::SnapshotLevel> snapshot_levels(const core::OctTree<D, Key>& tree, int rank, int nrank,
+                                               const std::vector<DerivedOutput>& derived = {}, bool with_restart_fields = true) {
+  std::vector<io::SnapshotLevel> levels;
+  for (int l = 1; l <= tree.levelmax(); ++l) levels.push_back(snapshot_level(tree, l, rank, nrank, derived, with_restart_fields));
   return levels;
+}
+
+// The HDF5 writer takes one level at a time (io/snapshot_writer.hpp).
+template <int D, class Key>
+io::SnapshotLevelSource snapshot_level_source(const core::OctTree<D, Key>& tree, int rank, int nrank,
+                                              const std::vector<DerivedOutput>& derived) {
+  io::SnapshotLevelSource source;
+  for (int l = 1; l <= tree.levelmax(); ++l) {
+    const auto [first, last] = snapshot_share(tree, l, rank, nrank);
+    source.octs.push_back(static_cast<long long>(last - first));
+  }
+  source.level = [&tree, rank, nrank, &derived](int l) { return snapshot_level(tree, l, rank, nrank, derived); };
+  return source;
 }
 
 template <int D, class Key>
@@ -108,6 +133,29 @@ struct SnapshotExtras {
   // Each level's latest step (Simulation::level_time_steps), for the RAMSES files' dtnew.
   std::vector<double> level_time_steps;
   std::function<void(io::SnapshotMeta&)> complete_meta;
+};
+
+// Frees the storage of every field that is neither in snapshots nor in restarts for its lifetime.
+template <int D, class Key>
+class ScratchFieldsReleased {
+ public:
+  explicit ScratchFieldsReleased(core::OctTree<D, Key>& tree) : tree_(tree) {
+    for (int f = 0; f < tree.fields().size(); ++f) {
+      const core::FieldInfo& info = tree.fields().info(f);
+      if (info.in_snapshots || info.in_restarts || tree.field_released(f)) continue;
+      tree.release_field(f);
+      released_.push_back(f);
+    }
+  }
+  ~ScratchFieldsReleased() {
+    for (int f : released_) tree_.acquire_field(f);
+  }
+  ScratchFieldsReleased(const ScratchFieldsReleased&) = delete;
+  ScratchFieldsReleased& operator=(const ScratchFieldsReleased&) = delete;
+
+ private:
+  core::OctTree<D, Key>& tree_;
+  std::vector<int> released_;
 };
 
 // Writes snapshot `output_number` of the mesh and its fields, collectively on `comm`. A
@@ -152,17 +200,35 @@ void write_mesh_snapshot(MPI_Comm comm, const core::OctTree<D, Key>& tree, const
     for (auto& field : meta.fields) field.comoving_exponent = 0;
     for (auto& field : meta.restart_fields) field.comoving_exponent = 0;
   }
-  const auto levels = distributed ? snapshot_levels(tree, 0, 1, derived) : snapshot_levels(tree, rank, nrank, derived);
+  // The writers' copies of the fields are made as they write (one level for the HDF5 file, the
+  // fields without the restart arrays for RAMSES' files), not all before: docs/performance.md.
+  const int share_rank = distributed ? 0 : rank, share_ranks = distributed ? 1 : nrank;
   // &OUTPUT_PARAMS outformat: kosmo's HDF5 snapshot (restarts read it), RAMSES' binary files (yt,
   // osyris, pynbody), or both in the same output_NNNNN/.
   const std::string format = params.get_string("OUTPUT_PARAMS", "outformat");
   if (format == "ramses") {
-    io::write_ramses_snapshot(comm, ".", meta, levels, io::RamsesDirectoryMode::create_new, extras.particles);
+    io::write_ramses_snapshot(comm, ".", meta, snapshot_levels(tree, share_rank, share_ranks, derived, false),
+                              io::RamsesDirectoryMode::create_new, extras.particles);
     return;
   }
-  io::write_snapshot(comm, ".", meta, levels, extras.particles);
+  io::write_snapshot(comm, ".", meta, snapshot_level_source(tree, share_rank, share_ranks, derived), extras.particles);
   if (format == "both")
-    io::write_ramses_snapshot(comm, ".", meta, levels, io::RamsesDirectoryMode::add_to_existing, extras.particles);
+    io::write_ramses_snapshot(comm, ".", meta, snapshot_levels(tree, share_rank, share_ranks, derived, false),
+                              io::RamsesDirectoryMode::add_to_existing, extras.particles);
+}
+
+// The same for the running simulation's tree: the modules' scratch fields (neither in snapshots nor
+// in restarts: the multigrid's, the Poisson source, the particles' deposit) hold nothing a later
+// step reads, as a restart from this output shows, so their storage is freed while the writers
+// make their copies and given back zeroed after (docs/performance.md, "Bytes per oct").
+template <int D, class Key>
+void write_mesh_snapshot(MPI_Comm comm, core::OctTree<D, Key>& tree, const core::ParameterSet& params, int output_number,
+                         double time, long long step, const std::vector<DerivedOutput>& derived = {},
+                         const std::string& ordering = "", std::vector<double> ksection_walls = {},
+                         std::vector<std::uint64_t> hilbert_bounds = {}, const SnapshotExtras& extras = {}) {
+  const ScratchFieldsReleased released(tree);
+  write_mesh_snapshot(comm, std::as_const(tree), params, output_number, time, step, derived, ordering, std::move(ksection_walls),
+                      std::move(hilbert_bounds), extras);
 }
 
 }  // namespace kosmo::driver

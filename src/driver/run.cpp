@@ -8,6 +8,7 @@
 #include "driver/patch_library.hpp"
 #include "driver/simulation_run.hpp"
 #include "driver/refined_sphere.hpp"
+#include "parallel/memory_usage.hpp"
 
 namespace kosmo::driver {
 
@@ -35,6 +36,10 @@ core::ParameterSet load_run_parameters(const CommandLine& line) {
 }
 
 void run(const core::ParameterSet& params, MPI_Comm comm, std::ostream& log, const std::vector<long long>& snapshot_steps) {
+  // Blocks of 4 MiB and more (the mesh's fields, the outputs' copies) go back to the system when
+  // freed, so that resident memory follows what is in use; smaller ones (a 64^3 run's particle
+  // arrays, sorted afresh at each level step) stay in the heap to be reused (docs/performance.md).
+  parallel::return_large_blocks_to_system(std::size_t{4} << 20);
   const std::string problem = params.get_string("RUN_PARAMS", "problem");
   const long long ndim = params.get_int("RUN_PARAMS", "ndim");
   const bool hydro = params.get_bool("RUN_PARAMS", "hydro"), pic = params.get_bool("RUN_PARAMS", "pic");

@@ -110,7 +110,7 @@ RunSchedule run_schedule(const core::ParameterSet& params, const cosmology::Cosm
 // Writes snapshot `number` of the run, with its particles and, in a cosmological run, RAMSES'
 // cosmological info: aexp, H0, omegas and the super-comoving units at this aexp. Collective.
 template <int D>
-void write_output(const Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm comm, int number) {
+void write_output(Simulation<D>& sim, const core::ParameterSet& params, MPI_Comm comm, int number) {
   const cosmology::CosmologicalModel* cosmology = sim.cosmology();
   SnapshotExtras extras;
   io::SnapshotParticles particles;
@@ -441,7 +441,7 @@ void run_simulation(const core::ParameterSet& params, MPI_Comm comm, std::ostrea
   log_energy_summary(sim, comm, rank, cosmic, log);  // collective
   const double total = std::chrono::duration<double>(Clock::now() - run_start).count();
   const std::string mesh_updates = mesh_update_summary(sim.mesh(), sim.tree());  // collective
-  if (rank == 0) log << mesh_updates;
+  if (rank == 0) log << mesh_updates << " Final mesh\n" << memory_summary(sim.tree());
   if (rank == 0) {
     char line[160];
     std::snprintf(line, sizeof line, " %lld coarse steps, %lld cell updates, %.3e cell updates per second\n", sim.step(), sim.cell_updates(),

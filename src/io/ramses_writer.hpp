@@ -54,8 +54,10 @@ double ramses_gamma(const SnapshotMeta& meta);
 
 // Collective: this rank's RamsesDomain for the octs `levels` it owns (SnapshotLevel lists as for
 // write_snapshot: levels[l - 1].level == l, each oct owned by exactly one rank). Fetches from their
-// owners the ghost octs the file needs; also used by tests.
-RamsesDomain assemble_ramses_domain(MPI_Comm comm, const SnapshotMeta& meta, const std::vector<SnapshotLevel>& levels);
+// owners the ghost octs the file needs; also used by tests. The levels are moved into the domain's
+// own blocks (an output holds one copy of the mesh, not two: docs/performance.md); their
+// restart_fields, which RAMSES' files do not hold, are dropped.
+RamsesDomain assemble_ramses_domain(MPI_Comm comm, const SnapshotMeta& meta, std::vector<SnapshotLevel> levels);
 
 enum class RamsesDirectoryMode {
   // output_NNNNN/ is built as output_NNNNN.ramses.tmp/ and renamed into place when every rank's
@@ -74,7 +76,7 @@ enum class RamsesDirectoryMode {
 // header_NNNNN.txt (rank 0; io/ramses_particles.hpp). On failure every rank throws the same
 // kosmo::Error.
 void write_ramses_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta,
-                           const std::vector<SnapshotLevel>& levels,
+                           std::vector<SnapshotLevel> levels,
                            RamsesDirectoryMode mode = RamsesDirectoryMode::create_new,
                            const SnapshotParticles* particles = nullptr);
 

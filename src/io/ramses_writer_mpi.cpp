@@ -214,8 +214,9 @@ Exchanged exchange_answers(MPI_Comm comm, const std::vector<std::vector<std::int
   return answers;
 }
 
-// The domain before the answers: owned octs in block rank + 1, every other block empty.
-RamsesDomain domain_with_owned_octs(const SnapshotMeta& meta, const std::vector<SnapshotLevel>& levels, int rank,
+// The domain before the answers: owned octs in block rank + 1 (moved there, without the restart
+// fields), every other block empty.
+RamsesDomain domain_with_owned_octs(const SnapshotMeta& meta, std::vector<SnapshotLevel>& levels, int rank,
                                     int nrank) {
   const auto nfield = meta.fields.size();
   const auto nlevel = static_cast<std::size_t>(meta.levelmax);
@@ -228,7 +229,9 @@ RamsesDomain domain_with_owned_octs(const SnapshotMeta& meta, const std::vector<
       block.level = static_cast<int>(l) + 1;
       block.fields.assign(nfield, {});
     }
-    domain.blocks[l][static_cast<std::size_t>(rank)] = levels[l];
+    levels[l].restart_fields.clear();
+    levels[l].restart_fields.shrink_to_fit();
+    domain.blocks[l][static_cast<std::size_t>(rank)] = std::move(levels[l]);
   }
   return domain;
 }
@@ -323,7 +326,7 @@ double ramses_gamma(const SnapshotMeta& meta) {
   return 1.4;
 }
 
-RamsesDomain assemble_ramses_domain(MPI_Comm comm, const SnapshotMeta& meta, const std::vector<SnapshotLevel>& levels) {
+RamsesDomain assemble_ramses_domain(MPI_Comm comm, const SnapshotMeta& meta, std::vector<SnapshotLevel> levels) {
   int rank = 0, nrank = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &nrank);
@@ -331,14 +334,17 @@ RamsesDomain assemble_ramses_domain(MPI_Comm comm, const SnapshotMeta& meta, con
   const Exchanged requests = gather_requests(comm, octs.needed, nrank);
   const auto outgoing = answer_requests(meta, levels, octs.owned, requests, rank, nrank);
   const Exchanged answers = exchange_answers(comm, outgoing, nrank);
-  RamsesDomain domain = domain_with_owned_octs(meta, levels, rank, nrank);
-  place_answers(comm, meta, octs.needed, answers, nrank, domain);
-  add_level_statistics(comm, meta, levels, nrank, domain);
-  return domain;
+  RamsesDomain domain;
+  add_level_statistics(comm, meta, levels, nrank, domain);  // before the levels move into the domain
+  RamsesDomain owned = domain_with_owned_octs(meta, levels, rank, nrank);
+  owned.ngridmax = domain.ngridmax;
+  owned.level_statistics = std::move(domain.level_statistics);
+  place_answers(comm, meta, octs.needed, answers, nrank, owned);
+  return owned;
 }
 
 void write_ramses_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta,
-                           const std::vector<SnapshotLevel>& levels, RamsesDirectoryMode mode,
+                           std::vector<SnapshotLevel> levels, RamsesDirectoryMode mode,
                            const SnapshotParticles* particles) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -358,7 +364,7 @@ void write_ramses_snapshot(MPI_Comm comm, const std::string& directory, const Sn
     gamma = ramses_gamma(meta);
     check_snapshot_particles(mine, meta.ndim, "RAMSES output: particles");
   });
-  const RamsesDomain domain = assemble_ramses_domain(comm, meta, levels);
+  const RamsesDomain domain = assemble_ramses_domain(comm, meta, std::move(levels));
   if (with_particles) require_same_restart_names(comm, mine, "RAMSES output: particles");
   const RamsesParticleTotals particle_totals = with_particles ? ramses_particle_totals(comm, mine) : RamsesParticleTotals{};
 

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <utility>
 #include <variant>
@@ -288,14 +289,12 @@ void validate_meta(const SnapshotMeta& meta) {
   }
 }
 
-void validate_levels(const SnapshotMeta& meta, const std::vector<SnapshotLevel>& levels) {
-  KOSMO_REQUIRE(static_cast<int>(levels.size()) == meta.levelmax,
-                "snapshot: expected one SnapshotLevel per level 1.." << meta.levelmax << ", got " << levels.size());
+// Level l (1-based) as handed to the writer.
+void validate_level(const SnapshotMeta& meta, const SnapshotLevel& level, int l) {
   const std::size_t cells = std::size_t{1} << meta.ndim;
   const int extent[3] = {meta.nx, meta.ny, meta.nz};
-  for (std::size_t index = 0; index < levels.size(); ++index) {
-    const SnapshotLevel& level = levels[index];
-    const int l = static_cast<int>(index) + 1;
+  {
+    const int index = l - 1;
     KOSMO_REQUIRE(level.level == l, "snapshot: levels[" << index << "] holds level " << level.level << ", expected " << l);
     KOSMO_REQUIRE(level.oct_coordinates.size() % static_cast<std::size_t>(meta.ndim) == 0,
                   "snapshot: level " << l << ": oct_coordinates has " << level.oct_coordinates.size()
@@ -329,6 +328,12 @@ void validate_levels(const SnapshotMeta& meta, const std::vector<SnapshotLevel>&
     for (std::uint8_t flag : level.son_flags)
       KOSMO_REQUIRE(flag <= 1, "snapshot: level " << l << ": son flag " << int(flag) << " is neither 0 nor 1");
   }
+}
+
+void validate_levels(const SnapshotMeta& meta, const std::vector<SnapshotLevel>& levels) {
+  KOSMO_REQUIRE(static_cast<int>(levels.size()) == meta.levelmax,
+                "snapshot: expected one SnapshotLevel per level 1.." << meta.levelmax << ", got " << levels.size());
+  for (std::size_t index = 0; index < levels.size(); ++index) validate_level(meta, levels[index], static_cast<int>(index) + 1);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -455,8 +460,12 @@ void write_particles(Hdf5SnapshotFile& file, const SnapshotMeta& meta, const Sna
   file.close_group(group, where);
 }
 
+// level_at(l): this rank's share of level l, for l = 1..levelmax in order; a reference valid until
+// the next call.
+using LevelAt = std::function<const SnapshotLevel&(int level)>;
+
 void write_hdf5(MPI_Comm comm, const std::string& path, const SnapshotMeta& meta,
-                const std::vector<SnapshotLevel>& levels, const std::vector<long long>& totals,
+                const LevelAt& level_at, const std::vector<long long>& totals,
                 const std::vector<long long>& offsets, const SnapshotParticles& particles,
                 const ParticleRows& particle_rows) {
   Hdf5SnapshotFile file(comm, path);
@@ -542,7 +551,8 @@ void write_hdf5(MPI_Comm comm, const std::string& path, const SnapshotMeta& meta
 
   const auto ndim = static_cast<hsize_t>(meta.ndim);
   const hsize_t cells = hsize_t{1} << meta.ndim;
-  for (const SnapshotLevel& level : levels) {
+  for (int l = 1; l <= meta.levelmax; ++l) {
+    const SnapshotLevel& level = level_at(l);
     const std::string where = "/" + level_group_name(level.level);
     const auto index = static_cast<std::size_t>(level.level - 1);
     const auto total = static_cast<hsize_t>(totals[index]);
@@ -579,8 +589,14 @@ void write_hdf5(MPI_Comm comm, const std::string& path, const SnapshotMeta& meta
 
 std::string output_directory_name(int output_number) { return "output_" + number5(output_number); }
 
-void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta,
-                    const std::vector<SnapshotLevel>& levels, const SnapshotParticles* particles) {
+namespace {
+
+// Both forms of write_snapshot: `local[l - 1]` octs of level l on this rank, handed over by level_at;
+// `levels_checked`: the levels were validated before (the whole mesh at hand), else each is as it
+// comes, all ranks agreeing, before it is written.
+void write_snapshot_levels(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta,
+                           std::vector<long long> local, const LevelAt& level_at, bool levels_checked,
+                           const SnapshotParticles* particles) {
   const SnapshotParticles none;
   const SnapshotParticles& my_particles = particles != nullptr ? *particles : none;
   int rank = 0;
@@ -592,7 +608,8 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
     std::string error;
     try {
       validate_meta(meta);
-      validate_levels(meta, levels);
+      KOSMO_REQUIRE(static_cast<int>(local.size()) == meta.levelmax,
+                    "snapshot: expected oct counts of levels 1.." << meta.levelmax << ", got " << local.size());
       check_snapshot_particles(my_particles, meta.ndim, "snapshot: particles");
     } catch (const std::exception& caught) {
       error = caught.what();
@@ -608,9 +625,7 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
 
   // 2. Where each rank's octs go: rank order, offsets by exclusive prefix sum.
   const auto nlevel = static_cast<std::size_t>(meta.levelmax);
-  std::vector<long long> local(nlevel), totals(nlevel), offsets(nlevel, 0);
-  for (std::size_t l = 0; l < nlevel; ++l)
-    local[l] = static_cast<long long>(levels[l].oct_coordinates.size() / static_cast<std::size_t>(meta.ndim));
+  std::vector<long long> totals(nlevel), offsets(nlevel, 0);
   MPI_Allreduce(local.data(), totals.data(), meta.levelmax, MPI_LONG_LONG, MPI_SUM, comm);
   MPI_Exscan(local.data(), offsets.data(), meta.levelmax, MPI_LONG_LONG, MPI_SUM, comm);
   if (rank == 0) std::fill(offsets.begin(), offsets.end(), 0LL);  // MPI_Exscan leaves rank 0 undefined
@@ -641,7 +656,18 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
 
   const fs::path h5_path = temporary / ("kosmo_" + number5(meta.output_number) + ".h5");
   try {
-    write_hdf5(comm, h5_path.string(), meta, levels, totals, offsets, my_particles, particle_rows);
+    const LevelAt checked = [&](int l) -> const SnapshotLevel& {
+      const SnapshotLevel& level = level_at(l);
+      if (levels_checked) return level;
+      run_collectively(comm, [&] {
+        validate_level(meta, level, l);
+        const auto octs = static_cast<long long>(level.oct_coordinates.size() / static_cast<std::size_t>(meta.ndim));
+        KOSMO_REQUIRE(octs == local[static_cast<std::size_t>(l - 1)],
+                      "snapshot: level " << l << " has " << octs << " octs, " << local[static_cast<std::size_t>(l - 1)] << " announced");
+      });
+      return level;
+    };
+    write_hdf5(comm, h5_path.string(), meta, checked, totals, offsets, my_particles, particle_rows);
     // 4. The info file, then everything synced; the agreement doubles as the barrier after
     //    which every rank has closed the HDF5 file.
     run_collectively(comm, [&] {
@@ -664,6 +690,35 @@ void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotM
   run_collectively(comm, [&] {
     if (rank == 0) move_into_place(temporary, final_path, aside);
   });
+}
+
+}  // namespace
+
+void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta,
+                    const std::vector<SnapshotLevel>& levels, const SnapshotParticles* particles) {
+  std::string error;
+  try {
+    validate_meta(meta);  // first, so that a bad meta is reported as such
+    validate_levels(meta, levels);
+  } catch (const std::exception& caught) {
+    error = caught.what();
+  }
+  require_on_all_ranks(comm, error.empty(), error);
+  std::vector<long long> local;
+  for (const SnapshotLevel& level : levels)
+    local.push_back(static_cast<long long>(level.oct_coordinates.size() / static_cast<std::size_t>(std::max(meta.ndim, 1))));
+  write_snapshot_levels(comm, directory, meta, std::move(local),
+                        [&](int l) -> const SnapshotLevel& { return levels[static_cast<std::size_t>(l - 1)]; }, true, particles);
+}
+
+void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta, const SnapshotLevelSource& levels,
+                    const SnapshotParticles* particles) {
+  SnapshotLevel current;
+  write_snapshot_levels(comm, directory, meta, levels.octs, [&](int l) -> const SnapshotLevel& {
+    current = SnapshotLevel{};  // the previous level's copy goes before the next is made
+    current = levels.level(l);
+    return current;
+  }, false, particles);
 }
 
 }  // namespace kosmo::io

@@ -3,6 +3,7 @@
 // collectively by all ranks (layout and crash safety: docs/outputs.md).
 #include <mpi.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,17 @@ inline constexpr int kSnapshotFormatVersion = 1;
 // kosmo::Error and an existing output_NNNNN/ is left untouched.
 void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta,
                     const std::vector<SnapshotLevel>& levels, const SnapshotParticles* particles = nullptr);
+
+// The mesh one level at a time: `level(l)` makes this rank's share of level l when the writer
+// reaches it (l = 1..levelmax, in order, once each), so that an output holds one level's copy of
+// the fields instead of the whole mesh's (docs/performance.md, "Bytes per oct"). `octs[l - 1]`: the
+// octs level(l) will hold. Same file, same checks (each level checked as it comes, on all ranks).
+struct SnapshotLevelSource {
+  std::vector<long long> octs;
+  std::function<SnapshotLevel(int level)> level;
+};
+void write_snapshot(MPI_Comm comm, const std::string& directory, const SnapshotMeta& meta, const SnapshotLevelSource& levels,
+                    const SnapshotParticles* particles = nullptr);
 
 // "output_00042" for 42.
 std::string output_directory_name(int output_number);

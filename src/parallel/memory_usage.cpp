@@ -2,6 +2,10 @@
 
 #include <unistd.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <fstream>
 
 namespace kosmo::parallel {
@@ -19,6 +23,15 @@ MemoryRange resident_memory_range(MPI_Comm comm) {
   MPI_Allreduce(&mine, &range.min_bytes, 1, MPI_DOUBLE, MPI_MIN, comm);
   MPI_Allreduce(&mine, &range.max_bytes, 1, MPI_DOUBLE, MPI_MAX, comm);
   return range;
+}
+
+bool return_large_blocks_to_system(std::size_t threshold_bytes) {
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+  return mallopt(M_MMAP_THRESHOLD, static_cast<int>(threshold_bytes)) == 1;
+#else
+  (void)threshold_bytes;
+  return false;
+#endif
 }
 
 }  // namespace kosmo::parallel

@@ -18,4 +18,12 @@ struct MemoryRange {
 // Collective: every rank of `comm` must call it.
 MemoryRange resident_memory_range(MPI_Comm comm);
 
+// Makes the C library map every allocation of at least `threshold_bytes` from the system and return
+// it when freed (glibc mallopt M_MMAP_THRESHOLD, which also stops glibc from raising the threshold
+// each time such a block is freed, as it does by default up to 32 MiB). Without it the arrays of
+// an output, a regrid or a solve, once freed, stay in the process's heap and are counted in its
+// resident memory until something reuses them (docs/performance.md, "Bytes per oct"). Returns
+// false where the C library has no such setting.
+bool return_large_blocks_to_system(std::size_t threshold_bytes);
+
 }  // namespace kosmo::parallel

@@ -73,4 +73,36 @@ TEST(Memory, BytesPerOctWithFiveHydroVariablesInTwoTimeLevels) {
   EXPECT_NE(report.find(expected), std::string::npos) << report;
 }
 
+// A scratch field's storage exists only while it is used (docs/performance.md, "Bytes per oct"):
+// released, it costs nothing and the pool grows, shrinks and compacts without it; acquired again,
+// it has a zero for every cell of the pool, as a new oct has.
+TEST(Memory, ReleasedScratchFieldCostsNothingAndComesBackZeroed) {
+  Tree tree = refined_sphere(6, 3);
+  const std::size_t cells = tree.oct_capacity() * Tree::cells_per_oct;
+  for (std::size_t c = 0; c < cells; ++c) tree.field(1)[c] = 1.0 + static_cast<double>(c);
+  const double with_three = tree.memory().fields;
+  tree.release_field(1);
+  EXPECT_TRUE(tree.field_released(1));
+  EXPECT_EQ(tree.field(1), nullptr);
+  EXPECT_DOUBLE_EQ(tree.memory().fields, with_three * 2.0 / 3.0);
+  EXPECT_NE(kosmo::driver::memory_summary(tree).find("field_1 0.0"), std::string::npos) << kosmo::driver::memory_summary(tree);
+  // The pool changes while the field is released: a new oct, one destroyed, a compaction.
+  CellIndex leaf = no_cell;
+  for (OctIndex o : tree.octs_at_level(5))
+    for (int c = 0; c < Tree::cells_per_oct && leaf == no_cell; ++c)
+      if (tree.is_leaf(Tree::cell_index(o, c))) leaf = Tree::cell_index(o, c);
+  ASSERT_NE(leaf, no_cell);
+  const OctIndex son = tree.create_son(leaf);
+  tree.field(0)[Tree::cell_index(son, 3)] = 7.0;
+  tree.destroy_son(leaf);
+  tree.create_son(leaf);
+  tree.compact();
+  EXPECT_EQ(tree.field(1), nullptr);
+  tree.acquire_field(1);
+  EXPECT_FALSE(tree.field_released(1));
+  const std::size_t now = tree.oct_capacity() * Tree::cells_per_oct;
+  for (std::size_t c = 0; c < now; ++c) ASSERT_EQ(tree.field(1)[c], 0.0) << "cell " << c;
+  EXPECT_DOUBLE_EQ(tree.memory().fields, 3 * 8 * 8.0);  // compacted: exactly the octs in use
+}
+
 }  // namespace
