@@ -553,7 +553,8 @@ void write_hdf5(MPI_Comm comm, const std::string& path, const SnapshotMeta& meta
   const hsize_t cells = hsize_t{1} << meta.ndim;
   for (int l = 1; l <= meta.levelmax; ++l) {
     const SnapshotLevel& level = level_at(l);
-    const std::string where = "/" + level_group_name(level.level);
+    std::string where = level_group_name(level.level);
+    where.insert(0, 1, '/');  // not "/" + name: GCC 12 warns falsely (-Wrestrict) on that inlined concatenation
     const auto index = static_cast<std::size_t>(level.level - 1);
     const auto total = static_cast<hsize_t>(totals[index]);
     const auto offset = static_cast<hsize_t>(offsets[index]);
