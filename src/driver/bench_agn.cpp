@@ -26,16 +26,12 @@ constexpr double kCloudCells = 4.0;
 
 void report(std::ostream& out, const char* routine, std::size_t cells, std::size_t pairs, const std::array<int, 3>& bins, double radius,
             int repeats, const bench::Timing& binned, const bench::Timing& brute, bool identical) {
-  char line[896];
+  char line[640];
   std::snprintf(line, sizeof line,
                 "{\"routine\": \"%s\", \"n_agn\": %d, \"n_cells\": %zu, \"pairs\": %zu, \"levelmin\": %d, \"levelmax\": %d, "
-                "\"radius\": %.6g, \"bins_per_axis\": %d, \"threads\": %d, \"repeats\": %d, \"seconds_binned\": %.5f, "
-                "\"seconds_brute\": %.5f, \"cpu_seconds_binned\": %.5f, \"cpu_seconds_brute\": %.5f, \"speedup\": %.1f, "
-                "\"cpu_speedup\": %.1f, \"identical\": %s, \"load_average\": %.2f}\n",
-                routine, kAgn, cells, pairs, kRecipe.levelmin, kRecipe.levelmax, radius, bins[0], omp_get_max_threads(), repeats,
-                binned.wall, brute.wall, binned.cpu, brute.cpu, brute.wall / binned.wall, brute.cpu / binned.cpu,
-                identical ? "true" : "false", bench::load_average());
-  out << line << std::flush;
+                "\"radius\": %.6g, \"bins_per_axis\": %d, \"threads\": %d, \"repeats\": %d, ",
+                routine, kAgn, cells, pairs, kRecipe.levelmin, kRecipe.levelmax, radius, bins[0], omp_get_max_threads(), repeats);
+  out << line << bench::speedup_fields(binned, brute, identical) << "}\n" << std::flush;
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "driver/bench_cell_set.hpp"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -95,6 +97,16 @@ Timing median(const std::vector<Timing>& runs) {
 double load_average() {
   double load[1] = {0.0};
   return getloadavg(load, 1) == 1 ? load[0] : -1.0;
+}
+
+std::string speedup_fields(const Timing& binned, const Timing& brute, bool identical) {
+  char fields[384];
+  std::snprintf(fields, sizeof fields,
+                "\"seconds_binned\": %.5f, \"seconds_brute\": %.5f, \"cpu_seconds_binned\": %.5f, \"cpu_seconds_brute\": %.5f, "
+                "\"speedup\": %.1f, \"cpu_speedup\": %.1f, \"identical\": %s, \"load_average\": %.2f",
+                binned.wall, brute.wall, binned.cpu, brute.cpu, brute.wall / binned.wall, brute.cpu / binned.cpu,
+                identical ? "true" : "false", load_average());
+  return fields;
 }
 
 }  // namespace kosmo::driver::bench

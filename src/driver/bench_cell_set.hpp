@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/oct_tree.hpp"
@@ -60,5 +61,9 @@ Timing timed(Work&& work) {
 Timing median(const std::vector<Timing>& runs);
 // The machine's one-minute load average: timings of a shared machine mean little without it.
 double load_average();
+
+// The JSON fields every binned-against-brute-force line ends with: wall and CPU seconds of both,
+// their ratios, whether the outputs were identical, and the machine's load average.
+std::string speedup_fields(const Timing& binned, const Timing& brute, bool identical);
 
 }  // namespace kosmo::driver::bench

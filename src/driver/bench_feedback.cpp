@@ -36,16 +36,12 @@ constexpr double kRegionRadius[3] = {0.06, 0.035, 0.02};
 
 void report(std::ostream& out, const char* routine, std::size_t cells, const std::array<int, 3>& bins, double rmax, int repeats,
             const Timing& binned, const Timing& brute, bool identical) {
-  char line[768];
+  char line[512];
   std::snprintf(line, sizeof line,
                 "{\"routine\": \"%s\", \"n_sn\": %d, \"n_cells\": %zu, \"levelmin\": %d, \"levelmax\": %d, \"rmax\": %.6g, "
-                "\"bins_per_axis\": %d, \"threads\": %d, \"repeats\": %d, \"seconds_binned\": %.5f, \"seconds_brute\": %.5f, "
-                "\"cpu_seconds_binned\": %.5f, \"cpu_seconds_brute\": %.5f, \"speedup\": %.1f, \"cpu_speedup\": %.1f, "
-                "\"identical\": %s, \"load_average\": %.2f}\n",
-                routine, kSupernovae, cells, kLevelmin, kLevelmax, rmax, bins[0], omp_get_max_threads(), repeats, binned.wall,
-                brute.wall, binned.cpu, brute.cpu, brute.wall / binned.wall, brute.cpu / binned.cpu, identical ? "true" : "false",
-                load_average());
-  out << line << std::flush;
+                "\"bins_per_axis\": %d, \"threads\": %d, \"repeats\": %d, ",
+                routine, kSupernovae, cells, kLevelmin, kLevelmax, rmax, bins[0], omp_get_max_threads(), repeats);
+  out << line << bench::speedup_fields(binned, brute, identical) << "}\n" << std::flush;
 }
 
 }  // namespace

@@ -46,6 +46,23 @@ struct LeafCells {
   std::size_t size() const { return cell.size(); }
   std::size_t octs() const { return oct_lo.size(); }
   std::size_t runs() const { return run_lo.size(); }
+
+  // {lo, hi} of the cells' centres along the first `dimensions` axes (the others stay 0): the
+  // domain the spatial hash bins cover.
+  std::array<std::array<double, 3>, 2> bounding_box(int dimensions) const {
+    std::array<double, 3> lo{}, hi{};
+    for (int d = 0; d < dimensions; ++d) {
+      lo[static_cast<std::size_t>(d)] = size() > 0 ? centre[0][static_cast<std::size_t>(d)] : 0.0;
+      hi[static_cast<std::size_t>(d)] = lo[static_cast<std::size_t>(d)];
+    }
+    for (const auto& x : centre)
+      for (int d = 0; d < dimensions; ++d) {
+        const auto a = static_cast<std::size_t>(d);
+        lo[a] = x[a] < lo[a] ? x[a] : lo[a];
+        hi[a] = x[a] > hi[a] ? x[a] : hi[a];
+      }
+    return {lo, hi};
+  }
 };
 
 template <int D>

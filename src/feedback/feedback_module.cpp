@@ -20,21 +20,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr double parsec_cm = 3.0856775814913673e18;
 
-// Bounding box of the cells' centres (unused axes stay 0).
-std::array<std::array<double, 3>, 2> bounding_box(const LeafCells& cells, int dimensions) {
-  std::array<double, 3> lo{}, hi{};
-  for (int d = 0; d < dimensions; ++d) {
-    lo[d] = cells.size() > 0 ? cells.centre[0][d] : 0.0;
-    hi[d] = lo[d];
-  }
-  for (const auto& x : cells.centre)
-    for (int d = 0; d < dimensions; ++d) {
-      lo[d] = std::min(lo[d], x[d]);
-      hi[d] = std::max(hi[d], x[d]);
-    }
-  return {lo, hi};
-}
-
 }  // namespace
 
 template <int D>
@@ -137,7 +122,7 @@ void FeedbackModule<D>::inject() {
   }
   if (kinetic) {
     const LeafCells cells = owned_leaf_cells(tree_, levelmin_);
-    const auto [lo, hi] = bounding_box(cells, D);
+    const auto [lo, hi] = cells.bounding_box(D);
     const std::vector<BlastImage> images = blast_images(tree_, shared.events, lo, hi, rmax);
     std::array<double, 3> bin_lo{}, bin_hi{};
     for (int d = 0; d < D; ++d) {

@@ -18,21 +18,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Bounding box of the cells' centres (unused axes stay 0).
-std::array<std::array<double, 3>, 2> bounding_box(const feedback::LeafCells& cells, int dimensions) {
-  std::array<double, 3> lo{}, hi{};
-  for (int d = 0; d < dimensions; ++d) {
-    lo[d] = cells.size() > 0 ? cells.centre[0][d] : 0.0;
-    hi[d] = lo[d];
-  }
-  for (const auto& x : cells.centre)
-    for (int d = 0; d < dimensions; ++d) {
-      lo[d] = std::min(lo[d], x[d]);
-      hi[d] = std::max(hi[d], x[d]);
-    }
-  return {lo, hi};
-}
-
 }  // namespace
 
 template <int D>
@@ -97,7 +82,7 @@ void AgnFeedbackModule<D>::release_reservoirs(double time) {
   // average_AGN over this rank's leaf cells.
   const double radius = sinks_->accretion_radius();
   const feedback::LeafCells cells = feedback::owned_leaf_cells(tree_, levelmin_);
-  const auto [lo, hi] = bounding_box(cells, D);
+  const auto [lo, hi] = cells.bounding_box(D);
   const std::vector<feedback::BlastImage> images = feedback::blast_images(tree_, events, lo, hi, radius);
   std::array<double, 3> bin_lo{}, bin_hi{};
   for (int d = 0; d < D; ++d) {
